@@ -1,0 +1,355 @@
+import { HttpCore, DEFAULT_RETRY, type RequestOptions, type RetryOptions, type HttpCoreOptions } from './core/http';
+import type { Runtime } from './core/runtime';
+import type { Transport } from './core/transport';
+import { EvfError, InputError, SubmissionUncertainError, JobWaitTimeoutError, RequestTimeoutError, ConnectionError } from './errors';
+import { LIMITS, STOPPED_STATUSES } from './limits';
+import { submitList, type ListSubmission, type SubmitListInput } from './bulk';
+import { emailProblem } from './validation/email';
+import {
+  assertApiKey,
+  assertJobId,
+  assertJobsLimit,
+  assertKeyId,
+  assertName,
+  assertOffset,
+  assertPage,
+  assertPerPage,
+  assertPriority,
+  assertSingleEmail,
+} from './validation/params';
+import { assertWebhookUrl, checkResolvedAddresses, type WebhookUrlOptions } from './validation/webhook-url';
+import { isIpLiteral } from './validation/ip';
+import type {
+  Account,
+  BulkSubmission,
+  CreditBalance,
+  Job,
+  JobList,
+  JobListItem,
+  ListJobsParams,
+  ResultRow,
+  ResultsPage,
+  ResultsPageParams,
+  SingleResult,
+  Subscription,
+  SubmitBulkParams,
+  VerifySingleParams,
+} from './types';
+
+export interface ClientOptions {
+  /** Sent as X-API-Key. Omit only when the transport authenticates by itself (n8n credentials). */
+  apiKey?: string;
+  /** The service's base URL, ending in /api. */
+  baseUrl: string;
+  transport: Transport;
+  runtime: Runtime;
+  /** Per-attempt timeout for calls that don't set their own. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  userAgent?: string;
+  /** webhook_url rules: loopback http is for sandbox development only. */
+  webhookUrl?: WebhookUrlOptions & {
+    /** Also resolve the host (runtime.lookup) and refuse non-public addresses before submitting. */
+    resolveHost?: boolean;
+  };
+  onRequest?: HttpCoreOptions['onRequest'];
+}
+
+export interface ResultsOptions {
+  /** Rows per page, 1 to 1000 (default 1000: fewer requests; reading is free). */
+  perPage?: number;
+  /**
+   * Pages fetched at once once the job has stopped and its row count is fixed (order is kept).
+   * While the job is still running, pages are read one by one.
+   */
+  concurrency?: number;
+  /** Stop after this many rows. */
+  maxRows?: number;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface WaitOptions {
+  /** Poll interval, held within the spec's recommended 10 to 30 seconds (default 15 s). */
+  intervalMs?: number;
+  /** Overall deadline; JobWaitTimeoutError after it. Default: no deadline. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (job: Job) => void;
+}
+
+const VERIFY_SINGLE_TIMEOUT_MS = LIMITS.singleVerificationWaitMs + 5_000;
+
+/** A job has stopped when it says so; when the flag is missing, its status decides. */
+export function isJobStopped(job: Pick<Job, 'terminal' | 'status'>): boolean {
+  if (typeof job.terminal === 'boolean') return job.terminal;
+  return STOPPED_STATUSES.includes(job.status);
+}
+
+export class EmailVerificationClient {
+  readonly http: HttpCore;
+  private readonly options: ClientOptions;
+
+  constructor(options: ClientOptions) {
+    if (options.apiKey !== undefined) assertApiKey(options.apiKey);
+    if (!options.baseUrl || !/^https?:\/\//i.test(options.baseUrl)) {
+      throw new InputError('base_url', 'syntax', 'The base URL must start with https:// (or http:// for the local sandbox) and end in /api.');
+    }
+    this.options = options;
+    this.http = new HttpCore({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      transport: options.transport,
+      runtime: options.runtime,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      userAgent: options.userAgent,
+      onRequest: options.onRequest,
+    });
+  }
+
+  get runtime(): Runtime {
+    return this.options.runtime;
+  }
+
+  /** Verifies one address (1 credit). A 408 is not retried: the credit was refunded and the caller decides. */
+  async verifySingle(params: VerifySingleParams, opts: RequestOptions = {}): Promise<SingleResult> {
+    const email = typeof params.email === 'string' ? params.email.trim() : params.email;
+    assertSingleEmail(email, emailProblem);
+    const { data } = await this.http.call<SingleResult>({
+      method: 'POST',
+      path: '/v1/verify/single',
+      body: { email, ...(params.check_smtp === undefined ? {} : { check_smtp: params.check_smtp }) },
+      timeoutMs: opts.timeoutMs ?? VERIFY_SINGLE_TIMEOUT_MS,
+      signal: opts.signal,
+      onUncertain: (cause) =>
+        cause instanceof RequestTimeoutError
+          ? new RequestTimeoutError(
+              'No answer came back in time. The address may still have been verified and charged 1 credit; verify it again later.',
+              { cause },
+            )
+          : cause,
+    });
+    return data;
+  }
+
+  /**
+   * One bulk call, exactly as given, after every check that can be made locally. Use submitList to
+   * have malformed and duplicate addresses removed and long lists split instead.
+   */
+  async submitBulk(params: SubmitBulkParams, opts: RequestOptions = {}): Promise<BulkSubmission> {
+    if (!Array.isArray(params.emails) || params.emails.length < LIMITS.minEmailsPerJob) {
+      throw new InputError('emails', 'min_items', 'The list is empty: give at least one email address.');
+    }
+    if (params.emails.length > LIMITS.maxEmailsPerJob) {
+      throw new InputError(
+        'emails',
+        'max_items',
+        `The list has ${params.emails.length} addresses; one job takes at most ${LIMITS.maxEmailsPerJob}. Use submitList to split it.`,
+      );
+    }
+    params.emails.forEach((email, index) => {
+      const why = emailProblem(email);
+      if (why) {
+        throw new InputError('emails', 'syntax', `Address #${index + 1} ("${String(email).slice(0, 100)}") ${why}. One malformed address makes the service refuse the whole list; remove it first.`);
+      }
+    });
+    assertName(params.name);
+    assertPriority(params.priority);
+    if (params.webhook_url !== undefined) await this.assertWebhookUrl(params.webhook_url);
+    const body: Record<string, unknown> = { emails: params.emails };
+    for (const key of ['name', 'webhook_url', 'priority', 'check_smtp'] as const) {
+      if (params[key] !== undefined) body[key] = params[key];
+    }
+    const { data } = await this.http.call<BulkSubmission>({
+      method: 'POST',
+      path: '/v1/verify/bulk',
+      body,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      onUncertain: (cause) => new SubmissionUncertainError(cause),
+    });
+    return data;
+  }
+
+  /** Pre-flight, split and submit a list of any size; see bulk.ts. */
+  submitList(input: SubmitListInput, opts: RequestOptions = {}): Promise<ListSubmission> {
+    return submitList(this, input, opts);
+  }
+
+  /** The webhook_url rules of the spec, plus a DNS check when configured. */
+  async assertWebhookUrl(url: unknown): Promise<void> {
+    const rules = this.options.webhookUrl ?? {};
+    assertWebhookUrl(url, rules);
+    const lookup = this.options.runtime.lookup;
+    if (!rules.resolveHost || !lookup) return;
+    const host = new URL(url as string).hostname.replace(/^\[|\]$/g, '');
+    if (isIpLiteral(host)) return;
+    let addresses: string[];
+    try {
+      addresses = await lookup(host);
+    } catch {
+      addresses = [];
+    }
+    const violations = rules.allowLoopbackHttp ? [] : checkResolvedAddresses(host, addresses);
+    if (violations.length) throw new InputError('webhook_url', violations[0]!.rule, violations.map((v) => v.message).join('; '));
+  }
+
+  async getJob(jobId: string, opts: RequestOptions = {}): Promise<Job> {
+    assertJobId(jobId);
+    const { data } = await this.http.call<Job>({
+      method: 'GET',
+      path: `/v1/jobs/${encodeURIComponent(jobId)}`,
+      notFound: `Job ${jobId}`,
+      ...opts,
+    });
+    return data;
+  }
+
+  async listJobs(params: ListJobsParams = {}, opts: RequestOptions = {}): Promise<JobList> {
+    assertJobsLimit(params.limit);
+    assertOffset(params.offset);
+    if (params.status !== undefined && (typeof params.status !== 'string' || params.status.trim() === '')) {
+      throw new InputError('status', 'type', 'The status filter must be a job status such as completed, or left empty.');
+    }
+    const { data } = await this.http.call<JobList>({
+      method: 'GET',
+      path: '/v1/jobs',
+      query: { status: params.status, limit: params.limit, offset: params.offset },
+      ...opts,
+    });
+    return data;
+  }
+
+  /** Every job, newest first, page by page (offset paging, `pageSize` up to 100). */
+  async *jobs(params: { status?: string; pageSize?: number; maxItems?: number; signal?: AbortSignal } = {}): AsyncGenerator<JobListItem> {
+    const limit = params.pageSize ?? LIMITS.maxJobsLimit;
+    assertJobsLimit(limit);
+    let offset = 0;
+    let yielded = 0;
+    const seen = new Set<string>();
+    for (;;) {
+      const page = await this.listJobs({ status: params.status, limit, offset }, { signal: params.signal });
+      const jobs = Array.isArray(page.jobs) ? page.jobs : [];
+      for (const job of jobs) {
+        // A job created while paging shifts the offsets by one: skip what was already given.
+        if (seen.has(job.job_id)) continue;
+        seen.add(job.job_id);
+        yield job;
+        if (params.maxItems !== undefined && ++yielded >= params.maxItems) return;
+      }
+      if (jobs.length < limit) return;
+      offset += jobs.length;
+    }
+  }
+
+  async getResultsPage(jobId: string, params: ResultsPageParams = {}, opts: RequestOptions = {}): Promise<ResultsPage> {
+    assertJobId(jobId);
+    assertPage(params.page);
+    assertPerPage(params.per_page);
+    const { data } = await this.http.call<ResultsPage>({
+      method: 'GET',
+      path: `/v1/jobs/${encodeURIComponent(jobId)}/results`,
+      query: { page: params.page, per_page: params.per_page },
+      notFound: `Job ${jobId}`,
+      ...opts,
+    });
+    return data;
+  }
+
+  /**
+   * Every stored row of a job, in order. Works while the job runs (rows are stored as they become final)
+   * and ends when a page says has_more is false.
+   */
+  async *results(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
+    const perPage = options.perPage ?? LIMITS.maxPerPage;
+    assertJobId(jobId);
+    assertPerPage(perPage);
+    const concurrency = Math.max(1, Math.min(16, Math.floor(options.concurrency ?? 1)));
+    const max = options.maxRows ?? Number.POSITIVE_INFINITY;
+    const opts = { signal: options.signal, timeoutMs: options.timeoutMs };
+    let given = 0;
+    const fetchPage = (p: number): Promise<ResultsPage> => this.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
+    let page = 1;
+    let current = await fetchPage(page);
+    for (;;) {
+      for (const row of current.results ?? []) {
+        if (given++ >= max) return;
+        yield row;
+      }
+      if (!current.has_more || given >= max) return;
+      // Once the job has stopped its rows are fixed, so the remaining pages can be fetched side by side.
+      const lastPage = Math.ceil((current.total ?? 0) / perPage);
+      if (concurrency > 1 && STOPPED_STATUSES.includes(current.status) && lastPage > page + 1) {
+        for (let start = page + 1; start <= lastPage; start += concurrency) {
+          const numbers: number[] = [];
+          for (let p = start; p < start + concurrency && p <= lastPage; p++) numbers.push(p);
+          // Settle the whole window before yielding, so no request is left running unobserved.
+          const pages = await Promise.all(numbers.map(fetchPage));
+          for (let i = 0; i < pages.length; i++) {
+            current = pages[i]!;
+            page = numbers[i]!;
+            for (const row of current.results ?? []) {
+              if (given++ >= max) return;
+              yield row;
+            }
+            if (!current.has_more) return;
+          }
+        }
+        // The total was stale (has_more still true on the last page it implied): carry on one by one.
+      }
+      page++;
+      current = await fetchPage(page);
+    }
+  }
+
+  /** Polls GET /v1/jobs/{id} until the job stops. The interval never comes from estimated_seconds. */
+  async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
+    assertJobId(jobId);
+    const interval = Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, options.intervalMs ?? LIMITS.defaultPollIntervalMs));
+    const runtime = this.options.runtime;
+    const started = runtime.now();
+    const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : started + options.timeoutMs;
+    let last: Job | undefined;
+    for (;;) {
+      try {
+        last = await this.getJob(jobId, { signal: options.signal });
+      } catch (error) {
+        // A poll that got no answer is not the end of the job: try again at the next tick.
+        if (!(error instanceof ConnectionError || error instanceof RequestTimeoutError)) throw error;
+      }
+      if (last) {
+        options.onProgress?.(last);
+        if (isJobStopped(last)) return last;
+      }
+      const now = runtime.now();
+      if (now >= deadline) throw new JobWaitTimeoutError(jobId, now - started, last?.status);
+      await runtime.sleep(Math.min(interval, Math.max(0, deadline - now)), options.signal);
+    }
+  }
+
+  async getCredits(opts: RequestOptions = {}): Promise<CreditBalance> {
+    return (await this.http.call<CreditBalance>({ method: 'GET', path: '/v1/account/credits', ...opts })).data;
+  }
+
+  async getAccount(opts: RequestOptions = {}): Promise<Account> {
+    return (await this.http.call<Account>({ method: 'GET', path: '/v1/account', ...opts })).data;
+  }
+
+  async getSubscription(opts: RequestOptions = {}): Promise<Subscription> {
+    return (await this.http.call<Subscription>({ method: 'GET', path: '/v1/subscription', ...opts })).data;
+  }
+
+  /** Revokes a key (204). A 404 (no such key) throws NotFoundError. */
+  async revokeKey(keyId: string, opts: RequestOptions = {}): Promise<void> {
+    assertKeyId(keyId);
+    await this.http.call<undefined>({
+      method: 'DELETE',
+      path: `/v1/keys/${encodeURIComponent(keyId)}`,
+      notFound: `API key ${keyId}`,
+      ...opts,
+    });
+  }
+}
+
+export { EvfError };
