@@ -56,9 +56,9 @@ export function checkWebhookUrl(url: unknown, options: WebhookUrlOptions = {}): 
   if (parsed.username || parsed.password) {
     out.push({ rule: 'credentials', message: 'webhook_url must not contain a user name or password; authenticate the receiver with the signature instead' });
   }
-  // URL drops the port when it is the scheme's default, so '' means 443 for https.
-  if (parsed.port !== '' && !loopbackDev) {
-    const port = Number(parsed.port);
+  // URL drops the port when it is the scheme's default, so an empty port means 443 for https, 80 for http.
+  if (!loopbackDev) {
+    const port = parsed.port !== '' ? Number(parsed.port) : parsed.protocol === 'http:' ? 80 : 443;
     if (port !== 443 && port < 1024) {
       out.push({ rule: 'port', message: `webhook_url uses port ${port}; use 443 or a port of 1024 or above` });
     }

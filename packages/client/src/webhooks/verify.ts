@@ -90,14 +90,14 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   if (secrets.length === 0) throw new WebhookVerificationError('no_secret');
 
   const sigHeader = getHeader(input.headers, 'x-service-signature');
-  if (sigHeader === undefined || sigHeader.trim() === '') throw new WebhookVerificationError('missing_signature');
+  if (sigHeader === undefined) throw new WebhookVerificationError('missing_signature');
   const candidates = sigHeader.split(',').map((s) => s.trim()).filter((s) => s.startsWith('v1='));
   if (candidates.length === 0 || !candidates.every((s) => SIGNATURE.test(s))) {
     throw new WebhookVerificationError('malformed_signature');
   }
 
   const tsHeader = getHeader(input.headers, 'x-service-timestamp');
-  if (tsHeader === undefined || tsHeader.trim() === '') throw new WebhookVerificationError('missing_timestamp');
+  if (tsHeader === undefined) throw new WebhookVerificationError('missing_timestamp');
   if (!TIMESTAMP.test(tsHeader.trim())) throw new WebhookVerificationError('malformed_timestamp');
   const timestamp = Number(tsHeader.trim());
   const tolerance = input.toleranceSeconds ?? LIMITS.webhookToleranceSeconds;
