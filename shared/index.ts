@@ -116,7 +116,8 @@ function formatError(error: ErrorObject): string {
   const where = error.instancePath || '(root)';
   const params = error.params as Record<string, unknown>;
   let detail = '';
-  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) detail = ` (${params.allowedValues.join(', ')})`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
+    detail = ` (${params.allowedValues.join(', ')})`;
   if (error.keyword === 'const') detail = ` (${JSON.stringify(params.allowedValue)})`;
   if (error.keyword === 'additionalProperties') detail = ` ("${String(params.additionalProperty)}")`;
   return `${where}: ${error.message ?? error.keyword}${detail}`;
@@ -149,7 +150,11 @@ export function fieldNames(schemaName: string): string[] {
   return Object.keys(collectProperties(components.schemas[schemaName]));
 }
 
-function resolve<T extends JsonSchema>(node: JsonSchema, section: Record<string, JsonSchema>, prefix: string): T {
+function resolve<T extends JsonSchema>(
+  node: JsonSchema,
+  section: Record<string, JsonSchema>,
+  prefix: string,
+): T {
   const ref = node.$ref;
   if (typeof ref === 'string' && ref.startsWith(prefix)) return section[ref.slice(prefix.length)] as T;
   return node as T;
@@ -157,8 +162,11 @@ function resolve<T extends JsonSchema>(node: JsonSchema, section: Record<string,
 
 function collectProperties(schema: JsonSchema): Record<string, JsonSchema> {
   const resolved = resolve(schema, components.schemas, COMPONENT_REF);
-  const props: Record<string, JsonSchema> = { ...((resolved.properties as Record<string, JsonSchema>) ?? {}) };
-  for (const part of (resolved.allOf as JsonSchema[] | undefined) ?? []) Object.assign(props, collectProperties(part));
+  const props: Record<string, JsonSchema> = {
+    ...((resolved.properties as Record<string, JsonSchema>) ?? {}),
+  };
+  for (const part of (resolved.allOf as JsonSchema[] | undefined) ?? [])
+    Object.assign(props, collectProperties(part));
   return props;
 }
 
@@ -191,7 +199,11 @@ function buildOperations(): Operation[] {
       );
       const queryParams = params
         .filter((p) => p.in === 'query')
-        .map((p) => ({ name: String(p.name), required: p.required === true, schema: p.schema as JsonSchema }));
+        .map((p) => ({
+          name: String(p.name),
+          required: p.required === true,
+          schema: p.schema as JsonSchema,
+        }));
       const bodySchema = (
         (op.requestBody as JsonSchema | undefined)?.content as Record<string, JsonSchema> | undefined
       )?.['application/json']?.schema as JsonSchema | undefined;
@@ -208,7 +220,9 @@ function buildOperations(): Operation[] {
       for (const [status, raw] of Object.entries(op.responses as Record<string, JsonSchema>)) {
         const response = resolve(raw, components.responses, '#/components/responses/');
         const content = response.content as Record<string, JsonSchema> | undefined;
-        responseSchemaByStatus[status] = content ? schemaRefName(content['application/json']?.schema as JsonSchema) : null;
+        responseSchemaByStatus[status] = content
+          ? schemaRefName(content['application/json']?.schema as JsonSchema)
+          : null;
         const headers = (response.headers as Record<string, JsonSchema> | undefined) ?? {};
         requiredResponseHeaders[status] = Object.entries(headers)
           .filter(([, h]) => resolve(h, components.headers, '#/components/headers/').required === true)
@@ -290,13 +304,16 @@ export function validateResponse(
   headers?: Record<string, string | string[] | undefined>,
 ): ValidationResult {
   const op = findOperation(method, path);
-  if (!op) return { valid: false, errors: [`${method.toUpperCase()} ${path} is not an operation of the contract`] };
+  if (!op)
+    return { valid: false, errors: [`${method.toUpperCase()} ${path} is not an operation of the contract`] };
   const key = statusKey(op, status);
-  if (key === undefined) return { valid: false, errors: [`${op.method} ${op.path} does not document status ${status}`] };
+  if (key === undefined)
+    return { valid: false, errors: [`${op.method} ${op.path} does not document status ${status}`] };
   const errors: string[] = [];
   const schemaName = op.responseSchemaByStatus[key];
   if (schemaName === null) {
-    if (body !== undefined && body !== null && body !== '') errors.push(`(root): status ${status} has no body, got one`);
+    if (body !== undefined && body !== null && body !== '')
+      errors.push(`(root): status ${status} has no body, got one`);
   } else {
     errors.push(...validate(schemaName, body).errors);
   }
