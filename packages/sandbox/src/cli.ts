@@ -1,0 +1,78 @@
+/**
+ * `npm start`: the sandbox on a fixed local port in real time, for building zaps, workflows and
+ * scenarios without an account. The key and secret it prints are the sandbox's public demo credentials.
+ */
+import { startSandbox } from './server';
+
+const DEMO_API_KEY = 'evf_sandbox_demo_public_key_0001';
+const DEMO_WEBHOOK_SECRET = 'whsec_sandbox_demo_public_secret_0001';
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8787;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError(`PORT must be a whole number from 0 to 65535; got "${raw}"`);
+  }
+  return port;
+}
+
+async function main(): Promise<void> {
+  const configIndex = process.argv.indexOf('--config');
+  const configFile = configIndex >= 0 ? process.argv[configIndex + 1] : process.env.SANDBOX_CONFIG || undefined;
+  const sandbox = await startSandbox({
+    port: parsePort(process.env.PORT),
+    host: process.env.HOST || '127.0.0.1',
+    timeScale: 1,
+    allowInsecureWebhooks: true,
+    ...(configFile
+      ? { configFile }
+      : {
+          accounts: [
+            {
+              id: 'acct_demo',
+              name: 'Demo account',
+              plan: 'pro',
+              credits: 1_000_000,
+              keys: [{ id: 'key_demo', key: DEMO_API_KEY }],
+              webhookSecret: DEMO_WEBHOOK_SECRET,
+            },
+          ],
+        }),
+  });
+  const lines = [
+    '',
+    'Email verification sandbox: a local copy of the service. No account, no network, no real credits.',
+    '',
+    `  Base URL            ${sandbox.baseUrl}`,
+    `  API key             ${sandbox.apiKey}`,
+    `  Key id              ${sandbox.keyId}`,
+    `  Webhook secret      ${sandbox.webhookSecret}`,
+    `  Admin/fault API     ${sandbox.origin}/__sandbox/state`,
+    '',
+    '  The key and secret above are the sandbox\'s public demo credentials, printed on purpose.',
+    '  They work only against this local sandbox; they are not secrets. Never paste a real key here.',
+    '',
+    'Point a connector at it:',
+    `  Zapier   local runs (zapier-platform invoke / app tester): connection Base URL ${sandbox.baseUrl}, API key as above.`,
+    '           Zapier\'s cloud cannot reach 127.0.0.1: for a live zap, expose this port with a tunnel and use its https URL + /api.',
+    `  n8n      credential "Email Verification API": Base URL ${sandbox.baseUrl}, API key as above,`,
+    '           webhook secret as above (n8n running on this machine reaches the sandbox directly).',
+    `  Make     connection: Base URL ${sandbox.baseUrl} through a tunnel (Make runs in the cloud), API key as above.`,
+    '',
+    'Addresses choose their own answers by how the name before @ starts: valid..., invalid..., catchall...,',
+    'full..., disabled..., unknown..., notverified..., trap..., temp..., info@/sales@/admin@..., slow... (408 on single).',
+    'See packages/sandbox/README.md for the full table. Ctrl+C stops the sandbox.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const stop = (): void => {
+    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`The sandbox could not start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,168 @@
+import type { JobEngine } from './engine/jobs';
+
+/** Which requests a fault applies to: a path prefix (after /api) or a regular expression, and a method. */
+export interface RequestMatcher {
+  /** e.g. '/v1/jobs/' or /\/results$/; matched against the path without the query. Absent = every API path. */
+  path?: string | RegExp;
+  method?: string;
+}
+
+export interface FailNextSpec extends RequestMatcher {
+  /** Answer with this status (5xx, 429 or 503 get their wait headers). */
+  status?: number;
+  /**
+   * Drop the connection instead of answering: 'before-response' destroys the socket without a byte,
+   * 'mid-body' sends the status line and half the body, then destroys it.
+   */
+  drop?: 'before-response' | 'mid-body' | true;
+  /** How many matching requests to affect (default 1). */
+  count?: number;
+  /** For 429/503: seconds (spec time) until the caller may retry; default 1. */
+  retryAfterSeconds?: number;
+  /**
+   * When the failure happens: 'before' (default) answers without doing the work; 'after' does the work
+   * (e.g. creates the job and charges) and then fails the response, the case where a client cannot
+   * know whether its POST took effect.
+   */
+  when?: 'before' | 'after';
+}
+
+export interface SlowSpec extends RequestMatcher {
+  /** Real milliseconds to hold the response. */
+  delayMs: number;
+  count?: number;
+}
+
+interface Armed<T> {
+  spec: T;
+  remaining: number;
+}
+
+export interface FaultOptions {
+  pauseNewJobs?: boolean | { retryAfterSeconds?: number };
+  failNext?: FailNextSpec[];
+  slow?: SlowSpec[];
+  webhookFailures?: number;
+  latencyMs?: number;
+}
+
+function matches(m: RequestMatcher, method: string, path: string): boolean {
+  if (m.method && m.method.toUpperCase() !== method) return false;
+  if (m.path === undefined) return true;
+  return typeof m.path === 'string' ? path.startsWith(m.path) : m.path.test(path);
+}
+
+/**
+ * Fault injection, shared by the options, the `sb.faults` handle and the admin HTTP API.
+ * Faults fire in the order they were armed; each one counts down and then disarms.
+ */
+export class FaultController {
+  private failures: Armed<FailNextSpec>[] = [];
+  private slows: Armed<SlowSpec>[] = [];
+  private paused: { retryAfterSeconds: number } | null = null;
+  private webhookFailuresLeft = 0;
+  private latency = 0;
+
+  constructor(
+    private readonly jobs: JobEngine,
+    initial: FaultOptions = {},
+  ) {
+    if (initial.pauseNewJobs) this.pauseNewJobs(initial.pauseNewJobs === true ? {} : initial.pauseNewJobs);
+    for (const f of initial.failNext ?? []) this.failNext(f);
+    for (const s of initial.slow ?? []) this.slow(s);
+    if (initial.webhookFailures) this.webhookFailures(initial.webhookFailures);
+    if (initial.latencyMs) this.setLatency(initial.latencyMs);
+  }
+
+  /** Makes a job fail once `afterRows` rows are final; with no jobId, arms the next job submitted. */
+  failJob(jobId?: string, opts: { afterRows?: number; error?: string } = {}): void {
+    const afterRows = opts.afterRows ?? 0;
+    if (!Number.isSafeInteger(afterRows) || afterRows < 0) throw new RangeError('afterRows must be a whole number >= 0');
+    this.jobs.failJob(jobId, afterRows, opts.error ?? 'Verification stopped: the verification cluster became unavailable.');
+  }
+
+  pauseNewJobs(opts: { retryAfterSeconds?: number } = {}): void {
+    this.paused = { retryAfterSeconds: opts.retryAfterSeconds ?? 30 };
+  }
+
+  resumeNewJobs(): void {
+    this.paused = null;
+  }
+
+  get newJobsPaused(): { retryAfterSeconds: number } | null {
+    return this.paused;
+  }
+
+  failNext(spec: FailNextSpec): void {
+    if (spec.status === undefined && !spec.drop) throw new TypeError('failNext needs a status or drop');
+    if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)) {
+      throw new RangeError('failNext status must be an HTTP error status (400-599)');
+    }
+    const count = spec.count ?? 1;
+    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a whole number >= 1');
+    this.failures.push({ spec, remaining: count });
+  }
+
+  slow(spec: SlowSpec): void {
+    if (!(spec.delayMs >= 0)) throw new RangeError('slow needs delayMs >= 0');
+    this.slows.push({ spec, remaining: spec.count ?? Number.POSITIVE_INFINITY });
+  }
+
+  /** The next N webhook delivery attempts fail as if the receiver were down (nothing is sent). */
+  webhookFailures(n: number): void {
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError('webhookFailures needs a whole number >= 0');
+    this.webhookFailuresLeft = n;
+  }
+
+  /** Extra real milliseconds added to every API response. */
+  setLatency(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError('latency must be >= 0 ms');
+    this.latency = ms;
+  }
+
+  get latencyMs(): number {
+    return this.latency;
+  }
+
+  /** Consumes one armed failure matching the request, if any. */
+  takeFailure(method: string, path: string, when: 'before' | 'after'): FailNextSpec | undefined {
+    const armed = this.failures.find((f) => (f.spec.when ?? 'before') === when && matches(f.spec, method, path));
+    if (!armed) return undefined;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) this.failures = this.failures.filter((f) => f !== armed);
+    return armed.spec;
+  }
+
+  takeDelay(method: string, path: string): number {
+    const armed = this.slows.find((s) => matches(s.spec, method, path));
+    if (!armed) return 0;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) this.slows = this.slows.filter((s) => s !== armed);
+    return armed.spec.delayMs;
+  }
+
+  takeWebhookFailure(): boolean {
+    if (this.webhookFailuresLeft <= 0) return false;
+    this.webhookFailuresLeft -= 1;
+    return true;
+  }
+
+  clear(): void {
+    this.failures = [];
+    this.slows = [];
+    this.paused = null;
+    this.webhookFailuresLeft = 0;
+    this.latency = 0;
+    this.jobs.clearPendingFailures();
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      new_jobs_paused: this.paused !== null,
+      fail_next: this.failures.map((f) => ({ ...f.spec, path: String(f.spec.path ?? ''), remaining: f.remaining })),
+      slow: this.slows.map((s) => ({ ...s.spec, path: String(s.spec.path ?? ''), remaining: Number.isFinite(s.remaining) ? s.remaining : null })),
+      webhook_failures: this.webhookFailuresLeft,
+      latency_ms: this.latency,
+    };
+  }
+}

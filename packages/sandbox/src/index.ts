@@ -1,0 +1,11 @@
+export { startSandbox, type Sandbox } from './server';
+export type { SandboxOptions } from './options';
+export type { AccountSeed, KeySeed, AccountCredentials } from './engine/accounts';
+export type { FaultController, FailNextSpec, SlowSpec, FaultOptions, RequestMatcher } from './faults';
+export type { DeliveryAttempt, DeliveryOutcome, Resolver } from './webhooks';
+export type { RequestLogEntry } from './request-log';
+export type { LedgerSummary } from './engine/ledger';
+export type { ErrorBody } from './http/errors';
+export type { ResetFormat, RetryAfterFormat } from './http/reply';
+export { PLAN_NAMES, type PlanName, type Allowance } from './engine/plans';
+export { PREFIX_RULES, outcomeKind, resultRow, type OutcomeKind } from './engine/outcomes';

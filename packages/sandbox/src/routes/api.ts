@@ -1,0 +1,292 @@
+import type { IncomingMessage } from 'node:http';
+import type { SandboxContext } from '../context';
+import type { Account } from '../engine/accounts';
+import { jobListItem, jobView, isTerminal } from '../engine/jobs';
+import { outcomeKind, resultRow } from '../engine/outcomes';
+import { HttpError, fieldError } from '../http/errors';
+import { intParam, readJsonObject } from '../http/io';
+import { formatWaitHeader, type Reply } from '../http/reply';
+import {
+  checkResolvedAddresses,
+  classifyAddress,
+  emailProblem,
+  JOB_STATUSES,
+  LIMITS,
+  type BulkSubmission,
+  type CreditBalance,
+  type JobList,
+  type ResultsPage,
+  type SingleResult,
+} from '../rules';
+import { validateBulkBody } from './validate-bulk';
+
+interface RouteInput {
+  ctx: SandboxContext;
+  req: IncomingMessage;
+  account: Account;
+  params: string[];
+  query: URLSearchParams;
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  pattern: RegExp;
+  handler: (input: RouteInput) => Promise<Reply> | Reply;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function renewalDate(account: Account, now: number): string {
+  const period = 30 * DAY_MS;
+  const periods = Math.floor((now - account.createdAt) / period) + 1;
+  return new Date(account.createdAt + periods * period).toISOString();
+}
+
+/** 429 when the account's shared allowance cannot take `count` more addresses now. */
+function checkAllowance(ctx: SandboxContext, account: Account, count: number): void {
+  if (!account.allowance) return;
+  const now = ctx.clock.now();
+  const decision = account.usage.check(account.allowance, count, now);
+  if (decision.ok) return;
+  const reset = formatWaitHeader(decision.resetAt!, now, ctx.rateLimitResetFormat);
+  throw new HttpError(
+    429,
+    'rate_limited',
+    `This account's API allowance is ${decision.limit} addresses per ${decision.window}, shared by all its keys; ${decision.used} are used. Wait until the time in X-RateLimit-Reset.`,
+    { window: decision.window, limit: decision.limit, used: decision.used, requested: count },
+    { 'X-RateLimit-Reset': reset, 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(Math.max(0, decision.limit! - decision.used!)) },
+  );
+}
+
+function checkCredits(account: Account, needed: number): void {
+  if (account.ledger.canAfford(needed)) return;
+  throw new HttpError(
+    402,
+    'insufficient_credits',
+    `This call needs ${needed} credits and the balance is ${account.ledger.credits}; nothing was charged. Buy credits or a top-up in the app.`,
+    { credits_required: needed, credits_available: account.ledger.credits },
+  );
+}
+
+async function verifySingle({ ctx, req, account }: RouteInput): Promise<Reply> {
+  const body = await readJsonObject(req, ctx.maxBodyBytes);
+  const { email, check_smtp: checkSmtp } = body;
+  if (typeof email !== 'string' || email === '') throw fieldError('email', 'required', 'email is required: the address to verify.');
+  if (checkSmtp !== undefined && checkSmtp !== null && typeof checkSmtp !== 'boolean') {
+    throw fieldError('check_smtp', 'type', 'check_smtp must be true or false.');
+  }
+  const problem = emailProblem(email);
+  if (problem) {
+    // Malformed addresses are free: refused before anything is charged.
+    throw new HttpError(422, 'invalid_email', `The address ${problem}; nothing was charged.`, { field: 'email', rule: 'email_syntax', reason: problem });
+  }
+  checkAllowance(ctx, account, 1);
+  checkCredits(account, 1);
+  const chargedAt = ctx.clock.now();
+  account.ledger.charge(1, chargedAt, 'single');
+  account.usage.record(1, chargedAt);
+  const smtp = checkSmtp !== false;
+  if (smtp && outcomeKind(email) === 'slow') {
+    await ctx.clock.sleep(LIMITS.singleVerificationWaitMs);
+    account.ledger.refund(1, ctx.clock.now(), 'single:timeout');
+    throw new HttpError(
+      408,
+      'verification_timeout',
+      'The mail server gave no answer within 30 seconds; the credit was refunded. Try again later or verify it in a bulk job.',
+      { email, credits_refunded: 1 },
+    );
+  }
+  await ctx.clock.sleep(ctx.singleLatencyMs);
+  const result: SingleResult = {
+    ...resultRow(email, { checkSmtp: smtp }),
+    credits_used: 1,
+    credits_remaining: account.ledger.credits,
+    processed_at: ctx.clock.nowIso(),
+  };
+  return { status: 200, body: result };
+}
+
+async function resolvesPrivately(ctx: SandboxContext, url: string): Promise<ReturnType<typeof checkResolvedAddresses>> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (classifyAddress(host) !== 'invalid') return []; // IP literals were judged by checkWebhookUrl
+  if (ctx.allowInsecureWebhooks && (host === 'localhost' || host.endsWith('.localhost'))) return [];
+  let addresses: string[];
+  try {
+    addresses = await ctx.resolver(host);
+  } catch {
+    // Not resolvable right now: the delivery-time check decides; a DNS hiccup must not refuse a paid list.
+    return [];
+  }
+  return checkResolvedAddresses(host, addresses);
+}
+
+async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
+  const body = await readJsonObject(req, ctx.maxBodyBytes);
+  const request = validateBulkBody(body, ctx.allowInsecureWebhooks);
+  if (request.webhookUrl) {
+    const violations = await resolvesPrivately(ctx, request.webhookUrl);
+    if (violations.length) {
+      throw new HttpError(422, 'invalid_webhook_url', `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`, {
+        field: 'webhook_url',
+        rule: violations[0]!.rule,
+        violations,
+      });
+    }
+  }
+  const paused = ctx.faults.newJobsPaused;
+  if (paused) {
+    const now = ctx.clock.now();
+    const at = now + ctx.clock.scaled(paused.retryAfterSeconds * 1000);
+    throw new HttpError(503, 'new_jobs_paused', 'New jobs are paused for maintenance; nothing was charged. Retry after the time in Retry-After.', {}, {
+      'Retry-After': formatWaitHeader(at, now, ctx.retryAfterFormat),
+    });
+  }
+  const count = request.unique.length;
+  checkAllowance(ctx, account, count);
+  checkCredits(account, count);
+  const job = ctx.jobs.create(account, {
+    emails: request.unique,
+    name: request.name,
+    priority: request.priority,
+    checkSmtp: request.checkSmtp,
+    webhookUrl: request.webhookUrl,
+  });
+  account.ledger.charge(count, job.createdAt, job.id);
+  account.usage.record(count, job.createdAt);
+  const submission: BulkSubmission = {
+    job_id: job.id,
+    status: 'queued',
+    total_emails: count,
+    estimated_seconds: ctx.jobs.estimatedSeconds(count),
+    credits_used: count,
+    credits_remaining: account.ledger.credits,
+    created_at: new Date(job.createdAt).toISOString(),
+  };
+  return { status: 202, body: submission };
+}
+
+function jobOr404({ ctx, account, params }: RouteInput) {
+  const job = ctx.jobs.get(account, decodeURIComponent(params[0]!));
+  if (!job) throw new HttpError(404, 'job_not_found', 'No job with this id exists for this account.');
+  return job;
+}
+
+function getJob(input: RouteInput): Reply {
+  return { status: 200, body: jobView(jobOr404(input)) };
+}
+
+function getResults(input: RouteInput): Reply {
+  const job = jobOr404(input);
+  const page = intParam(input.query, 'page', { def: 1, min: 1 });
+  const perPage = intParam(input.query, 'per_page', { def: LIMITS.defaultPerPage, min: 1, max: LIMITS.maxPerPage });
+  const offset = (page - 1) * perPage;
+  // Read `processed` once: rows and has_more come from the same moment.
+  const stored = job.processed;
+  const terminal = isTerminal(job.status);
+  const body: ResultsPage = {
+    job_id: job.id,
+    status: job.status,
+    total: stored,
+    page,
+    per_page: perPage,
+    // While the job runs more rows will come, so reading is not over until it stops.
+    has_more: offset + perPage < stored || !terminal,
+    results: offset < stored ? input.ctx.jobs.rows(job, offset, Math.min(perPage, stored - offset)) : [],
+  };
+  return { status: 200, body };
+}
+
+function listJobs({ ctx, account, query }: RouteInput): Reply {
+  const status = query.get('status') ?? undefined;
+  if (status !== undefined && status !== '' && !(JOB_STATUSES as readonly string[]).includes(status)) {
+    throw fieldError('status', 'enum', `status must be one of ${JOB_STATUSES.join(', ')}.`);
+  }
+  const limit = intParam(query, 'limit', { def: LIMITS.defaultJobsLimit, min: 1, max: LIMITS.maxJobsLimit });
+  const offset = intParam(query, 'offset', { def: 0, min: 0 });
+  const body: JobList = { jobs: ctx.jobs.list(account, { status: status || undefined, limit, offset }).map(jobListItem), limit, offset };
+  return { status: 200, body };
+}
+
+function credits({ ctx, account }: RouteInput): Reply {
+  const now = ctx.clock.now();
+  const body: CreditBalance = {
+    credits: account.ledger.credits,
+    credits_used_today: account.ledger.usedToday(now),
+    credits_used_this_month: account.ledger.usedThisMonth(now),
+    plan_limit: null,
+    renewal_date: renewalDate(account, now),
+  };
+  return { status: 200, body };
+}
+
+function accountInfo({ ctx, account }: RouteInput): Reply {
+  const now = ctx.clock.now();
+  return {
+    status: 200,
+    body: {
+      plan: account.plan,
+      credits: account.ledger.credits,
+      credits_used_today: account.ledger.usedToday(now),
+      credits_used_this_month: account.ledger.usedThisMonth(now),
+      account_id: account.id,
+      name: account.name,
+      email: account.email,
+      top_up_total: account.topUpTotal,
+      api_allowance: {
+        keys: account.allowance?.keys ?? null,
+        per_hour: account.allowance?.perHour ?? null,
+        per_day: account.allowance?.perDay ?? null,
+      },
+      created_at: new Date(account.createdAt).toISOString(),
+    },
+  };
+}
+
+function subscription({ ctx, account }: RouteInput): Reply {
+  return {
+    status: 200,
+    body: {
+      status: account.plan ? 'active' : 'none',
+      plan: account.plan,
+      credits: account.ledger.credits,
+      renewal_date: renewalDate(account, ctx.clock.now()),
+      has_billing: account.plan !== null,
+      is_trial: false,
+      trial_expired: false,
+    },
+  };
+}
+
+function revokeKey({ ctx, account, params }: RouteInput): Reply {
+  if (!ctx.accounts.revoke(account, decodeURIComponent(params[0]!))) {
+    throw new HttpError(404, 'key_not_found', 'No API key with this id exists for this account.');
+  }
+  return { status: 204 };
+}
+
+const SEGMENT = '([^/]+)';
+const ROUTES: Route[] = [
+  { method: 'POST', pattern: /^\/v1\/verify\/single$/, handler: verifySingle },
+  { method: 'POST', pattern: /^\/v1\/verify\/bulk$/, handler: submitBulk },
+  { method: 'GET', pattern: /^\/v1\/jobs$/, handler: listJobs },
+  { method: 'GET', pattern: new RegExp(`^/v1/jobs/${SEGMENT}$`), handler: getJob },
+  { method: 'GET', pattern: new RegExp(`^/v1/jobs/${SEGMENT}/results$`), handler: getResults },
+  { method: 'GET', pattern: /^\/v1\/account\/credits$/, handler: credits },
+  { method: 'GET', pattern: /^\/v1\/account$/, handler: accountInfo },
+  { method: 'GET', pattern: /^\/v1\/subscription$/, handler: subscription },
+  { method: 'DELETE', pattern: new RegExp(`^/v1/keys/${SEGMENT}$`), handler: revokeKey },
+];
+
+/** Routes a request under the base URL (path without /api); unknown routes 404 before any key check. */
+export async function handleApi(ctx: SandboxContext, req: IncomingMessage, path: string, query: URLSearchParams): Promise<Reply> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
+  if (candidates.length === 0) throw new HttpError(404, 'not_found', `No endpoint ${path} exists. Endpoints are under {base_url}/v1/...`);
+  const hit = candidates.find((c) => c.route.method === method);
+  if (!hit) {
+    const allowed = candidates.map((c) => c.route.method).join(', ');
+    throw new HttpError(405, 'method_not_allowed', `${path} accepts ${allowed}.`, {}, { Allow: allowed });
+  }
+  const account = ctx.accounts.authenticate(req.headers['x-api-key']);
+  return hit.route.handler({ ctx, req, account, params: hit.match!.slice(1), query });
+}
