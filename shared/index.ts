@@ -112,13 +112,16 @@ function validatorFor(schemaName: string): ValidateFunction {
   return fn;
 }
 
-function formatError(error: ErrorObject): string {
+function formatError(schemaName: string, error: ErrorObject): string {
   const where = error.instancePath || '(root)';
   const params = error.params as Record<string, unknown>;
   let detail = '';
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
     detail = ` (${params.allowedValues.join(', ')})`;
   if (error.keyword === 'const') detail = ` (${JSON.stringify(params.allowedValue)})`;
+  // `not`/`if` failures say nothing useful by themselves; the schema path names the rule that failed.
+  if (error.keyword === 'not' || error.keyword === 'if')
+    detail = ` (rule ${schemaName}${error.schemaPath.slice(1)})`;
   if (error.keyword === 'additionalProperties') detail = ` ("${String(params.additionalProperty)}")`;
   return `${where}: ${error.message ?? error.keyword}${detail}`;
 }
@@ -126,7 +129,7 @@ function formatError(error: ErrorObject): string {
 export function validate(schemaName: string, value: unknown): ValidationResult {
   const fn = validatorFor(schemaName);
   const valid = fn(value) as boolean;
-  return { valid, errors: valid ? [] : (fn.errors ?? []).map(formatError) };
+  return { valid, errors: valid ? [] : (fn.errors ?? []).map((e) => formatError(schemaName, e)) };
 }
 
 export class ContractMismatchError extends Error {
