@@ -1,5 +1,6 @@
 import nock from 'nock';
-import { loadFixture, validateResponse } from '@evf/contract';
+import { validateResponse } from '@evf/contract';
+import { loadFixture } from '@evf/contract/fixtures';
 import { EmailVerificationClient, type Runtime } from '@evf/client';
 import { fetchTransport } from '@evf/client/node';
 
