@@ -1,0 +1,46 @@
+import { NotFoundError } from '@evf/client';
+import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { clientFor } from '../client';
+import { mapErrors } from '../errors';
+import { field } from '../fields/outputs';
+
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ key_id?: string }>) => {
+  const keyId = String(bundle.inputData.key_id ?? '').trim();
+  try {
+    await clientFor(z, bundle).revokeKey(keyId);
+    return { key_id: keyId, revoked: true, result: 'revoked', message: `Key ${keyId} is revoked; requests made with it are refused from now on.` };
+  } catch (error) {
+    // Nothing to revoke is an answer, not a failure: the key is not usable either way.
+    if (error instanceof NotFoundError) return { key_id: keyId, revoked: false, result: 'not_found', message: error.message };
+    throw error;
+  }
+});
+
+export default defineCreate({
+  key: 'revoke_api_key',
+  noun: 'API Key',
+  display: {
+    label: 'Revoke API Key',
+    description: 'Revokes one of your API keys, e.g. the old key after rotating to a new one. This cannot be undone.',
+  },
+  operation: {
+    inputFields: [
+      {
+        key: 'key_id',
+        label: 'Key ID',
+        type: 'string',
+        required: true,
+        helpText:
+          'The ID of the key as shown in the app under Profile, then API (not the key itself, which starts with evf_). Revoking the key this connection uses disconnects it.',
+      },
+    ],
+    perform,
+    sample: { key_id: 'key_8b1d3f', revoked: true, result: 'revoked', message: 'Key key_8b1d3f is revoked; requests made with it are refused from now on.' },
+    outputFields: [
+      field('key_id', 'Key ID', 'string'),
+      field('revoked', 'Revoked', 'boolean'),
+      field('result', 'Result (Revoked or Not Found)', 'string'),
+      field('message', 'Message', 'string'),
+    ],
+  },
+});

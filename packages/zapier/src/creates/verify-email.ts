@@ -1,0 +1,109 @@
+import { categorize, RequestTimeoutError, VerificationTimeoutError, withCategory } from '@evf/client';
+import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { clientFor } from '../client';
+import { SINGLE_VERIFY_TIMEOUT_MS } from '../config';
+import { mapErrors } from '../errors';
+import { optionalBoolean } from '../fields/coerce';
+import { field, verifiedAddressOutputFields } from '../fields/outputs';
+import { verifyEmailSample } from '../samples';
+
+type VerifyEmailInput = {
+  email?: unknown;
+  check_smtp?: unknown;
+  on_timeout?: unknown;
+};
+
+/**
+ * The answer when no verdict came in time: the address is held back exactly like an "unknown" from
+ * the service (same category and group, via the shared mapping), so a Filter step treats both alike.
+ */
+function timedOutResult(email: string, error: VerificationTimeoutError | RequestTimeoutError) {
+  const details = { primary_label: 'unknown', tags: [], label_reasons: [error.message] };
+  const { category, group, safeToSend } = categorize(details);
+  return {
+    email,
+    category,
+    group,
+    safe_to_send: safeToSend,
+    status: 'risky',
+    valid: false,
+    score: 0,
+    reason: error.message,
+    details,
+    // A 408 is refunded by the service; after our own timeout the service may still have charged.
+    credits_used: error instanceof VerificationTimeoutError ? 0 : null,
+    credits_remaining: null,
+    processed_at: new Date().toISOString(),
+    timed_out: true,
+  };
+}
+
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<VerifyEmailInput>) => {
+  const email = typeof bundle.inputData.email === 'string' ? bundle.inputData.email : String(bundle.inputData.email ?? '');
+  const client = clientFor(z, bundle);
+  try {
+    const result = await client.verifySingle(
+      { email, check_smtp: optionalBoolean(bundle.inputData.check_smtp) },
+      // Zapier stops the step at 30 s and the service may take 30 s: give up first, and say so.
+      { timeoutMs: SINGLE_VERIFY_TIMEOUT_MS },
+    );
+    return { ...withCategory(result), timed_out: false };
+  } catch (error) {
+    const timedOut = error instanceof VerificationTimeoutError || error instanceof RequestTimeoutError;
+    if (timedOut && bundle.inputData.on_timeout !== 'error') return timedOutResult(email.trim(), error);
+    throw error;
+  }
+});
+
+export default defineCreate({
+  key: 'verify_email',
+  noun: 'Verification',
+  display: {
+    label: 'Verify Email Address',
+    description:
+      'Checks one address with its mail server and returns whether it is safe to send, risky or invalid (1 credit).',
+  },
+  operation: {
+    inputFields: [
+      {
+        key: 'email',
+        label: 'Email Address',
+        type: 'string',
+        required: true,
+        helpText: 'The one address to check, e.g. mapped from a new lead or a new sheet row.',
+      },
+      {
+        key: 'check_smtp',
+        label: 'Check Mail Server',
+        type: 'boolean',
+        required: false,
+        default: 'true',
+        helpText: "Asks the address's mail server whether the mailbox exists. Turn off for a faster check without it.",
+      },
+      {
+        key: 'on_timeout',
+        label: 'If No Answer in Time',
+        type: 'string',
+        required: true,
+        default: 'unknown',
+        choices: [
+          { value: 'unknown', label: 'Return unknown (re-verify later)', sample: 'unknown' },
+          { value: 'error', label: 'Fail the step', sample: 'error' },
+        ],
+        helpText:
+          "Some mail servers answer slowly and a Zapier step may not wait 30 seconds. Return unknown gives a result with group Risky and Timed Out set, so a Filter can hold the address back for a later retry.",
+      },
+    ],
+    perform,
+    sample: verifyEmailSample,
+    outputFields: [
+      ...verifiedAddressOutputFields(),
+      field('details__tags[]label', 'Tag', 'string'),
+      field('details__tags[]confidence', 'Tag Confidence', 'number'),
+      field('credits_used', 'Credits Used', 'integer'),
+      field('credits_remaining', 'Credits Remaining', 'integer'),
+      field('processed_at', 'Processed At', 'datetime'),
+      field('timed_out', 'Timed Out', 'boolean'),
+    ],
+  },
+});

@@ -1,0 +1,127 @@
+import { countByGroup, InputError, isJobStopped, preflightEmails, verifyWebhook } from '@evf/client';
+import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { clientFor } from '../client';
+import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
+import { mapErrors } from '../errors';
+import { optionalString } from '../fields/coerce';
+import { listInputFields } from '../fields/inputs';
+import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
+import { field, groupCountOutputFields, jobOutputFields, preflightOutputFields, verifiedAddressOutputFields } from '../fields/outputs';
+import { collectRows } from '../rows';
+import { categorizedRowSamples, completedJobSample } from '../samples';
+import { preflightSummary, type PreflightSummary } from '../shapes';
+
+/** What perform hands to performResume (Zapier stores it as bundle.outputData while the Zap waits). */
+interface Waiting extends PreflightSummary {
+  job_id: string;
+  waiting_for_callback: true;
+}
+
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
+  const emails = emailsFromInput(bundle.inputData);
+  if (bundle.meta?.isLoadingSample) {
+    // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
+    return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
+  }
+  // Zapier gives one callback URL per step, which resumes once: a list that needs several jobs cannot wait here.
+  const preflight = preflightEmails(emails);
+  if (preflight.chunks.length > 1) {
+    throw new InputError(
+      'emails',
+      'max_items',
+      `This list has ${preflight.unique.length} unique addresses, more than one job takes (50,000). Use "Submit Bulk Verification" with the "Bulk Job Finished" trigger for lists this long.`,
+    );
+  }
+  const submission = await clientFor(z, bundle).submitList({
+    emails,
+    ...jobOptionsFromInput(bundle.inputData),
+    webhook_url: z.generateCallbackUrl(),
+  });
+  const waiting: Waiting = { job_id: submission.jobs[0]!.job_id, waiting_for_callback: true, ...preflightSummary(submission.preflight) };
+  return waiting;
+});
+
+/**
+ * Runs when the service's completion message reaches the callback URL. The message is only a
+ * notice: it is checked (signature over the raw body, when a secret is set; job ID; job really
+ * stopped) and the results are then read from the API with the connection's key.
+ */
+const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
+  const waiting = bundle.outputData as Waiting;
+  const secret = optionalString(bundle.authData.webhook_secret);
+  if (secret) {
+    const verified = verifyWebhook({
+      rawBody: bundle.rawRequest?.content ?? '',
+      headers: bundle.rawRequest?.headers ?? {},
+      secrets: secret,
+    });
+    if (verified.jobId !== waiting.job_id) {
+      throw new z.errors.Error(
+        `The completion message is about job ${verified.jobId}, but this step is waiting for job ${waiting.job_id}; it was ignored.`,
+        'webhook_job_mismatch',
+        401,
+      );
+    }
+  }
+  const client = clientFor(z, bundle);
+  const job = await client.getJob(waiting.job_id);
+  if (!isJobStopped(job)) {
+    // Without a secret the message cannot be authenticated; the job's own state is the check.
+    throw new z.errors.Error(
+      `A completion message arrived, but job ${job.job_id} is still ${job.status}, so the message did not come from the service.${secret ? '' : ' Add the webhook signing secret to the connection to have every message checked.'}`,
+      'webhook_job_not_finished',
+      409,
+    );
+  }
+  const collected = await collectRows(client, job.job_id, { maxRows: MAX_RESULT_ROWS, budgetMs: STEP_BUDGET_MS });
+  const { job_id: _ignored, waiting_for_callback: _w, ...preflight } = waiting;
+  return {
+    ...job,
+    ...preflight,
+    counts: countByGroup(collected.rows),
+    returned_rows: collected.rows.length,
+    truncated: collected.truncated,
+    note: collected.note,
+    results: collected.rows,
+  };
+});
+
+const sample = {
+  ...completedJobSample,
+  received: 4,
+  unique_count: 3,
+  duplicates_removed: 1,
+  malformed_removed: 0,
+  malformed: [],
+  duplicates: [{ email: 'ADA@northwind.example', position: 4, first_position: 1 }],
+  counts: countByGroup(categorizedRowSamples),
+  returned_rows: categorizedRowSamples.length,
+  truncated: false,
+  note: '',
+  results: categorizedRowSamples,
+};
+
+export default defineCreate({
+  key: 'verify_list_and_wait',
+  noun: 'Verified List',
+  display: {
+    label: 'Verify List and Wait for Results',
+    description:
+      'Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns every result as line items with counts per group.',
+  },
+  operation: {
+    inputFields: [...listInputFields],
+    perform,
+    performResume,
+    sample,
+    outputFields: [
+      ...jobOutputFields(),
+      ...preflightOutputFields(),
+      ...groupCountOutputFields('counts__'),
+      field('returned_rows', 'Rows Returned', 'integer'),
+      field('truncated', 'Truncated', 'boolean'),
+      field('note', 'Note', 'string'),
+      ...verifiedAddressOutputFields('results[]'),
+    ],
+  },
+});

@@ -1,0 +1,90 @@
+import type { PlainOutputField } from 'zapier-platform-core';
+
+type FieldType = NonNullable<PlainOutputField['type']>;
+const field = (key: string, label: string, type: FieldType, extra: Partial<PlainOutputField> = {}): PlainOutputField => ({
+  key,
+  label,
+  type,
+  ...extra,
+});
+
+/** The flat fields this app adds to every verified address, from the client's shared mapping. */
+export function categoryOutputFields(prefix = ''): PlainOutputField[] {
+  return [
+    field(`${prefix}category`, 'Category', 'string'),
+    field(`${prefix}group`, 'Group (Safe to Send, Risky or Invalid)', 'string'),
+    field(`${prefix}safe_to_send`, 'Safe to Send', 'boolean'),
+  ];
+}
+
+/** Fields of a verified address (a single result or a result row), optionally inside line items. */
+export function verifiedAddressOutputFields(prefix = ''): PlainOutputField[] {
+  return [
+    field(`${prefix}email`, 'Email Address', 'string'),
+    ...categoryOutputFields(prefix),
+    field(`${prefix}status`, 'Status (Informational)', 'string'),
+    field(`${prefix}valid`, 'Valid', 'boolean'),
+    field(`${prefix}score`, 'Confidence Score', 'number'),
+    field(`${prefix}reason`, 'Reason', 'string'),
+    field(`${prefix}details__primary_label`, 'Primary Label', 'string'),
+    field(`${prefix}details__label_reasons`, 'Label Reasons', 'string', { list: true }),
+    field(`${prefix}details__safe_to_send`, 'Catch-All Send Rating', 'string'),
+    field(`${prefix}details__safe_to_send_score`, 'Catch-All Send Score', 'number'),
+  ];
+}
+
+export function groupCountOutputFields(prefix: string): PlainOutputField[] {
+  return [
+    field(`${prefix}safe_to_send`, 'Safe to Send Count', 'integer'),
+    field(`${prefix}risky`, 'Risky Count', 'integer'),
+    field(`${prefix}invalid`, 'Invalid Count', 'integer'),
+  ];
+}
+
+export function verdictOutputFields(prefix: string): PlainOutputField[] {
+  return [
+    field(`${prefix}valid`, 'Valid Verdicts', 'integer'),
+    field(`${prefix}invalid`, 'Invalid Verdicts', 'integer'),
+    field(`${prefix}catch_all`, 'Catch-All Verdicts', 'integer'),
+    field(`${prefix}risky`, 'Risky Verdicts', 'integer'),
+    field(`${prefix}role_based`, 'Role-Based Verdicts', 'integer'),
+    field(`${prefix}disposable`, 'Disposable Verdicts', 'integer'),
+    field(`${prefix}unknown`, 'Unknown Verdicts', 'integer'),
+  ];
+}
+
+/** Every field of a job (GET /v1/jobs/{job_id}). */
+export function jobOutputFields(): PlainOutputField[] {
+  return [
+    field('job_id', 'Job ID', 'string'),
+    field('status', 'Job Status', 'string'),
+    field('terminal', 'Finished', 'boolean'),
+    field('total_emails', 'Total Addresses', 'integer'),
+    field('processed', 'Processed Addresses', 'integer'),
+    field('progress_percent', 'Progress (%)', 'number'),
+    ...verdictOutputFields('verdicts__'),
+    ...groupCountOutputFields('buckets__'),
+    field('created_at', 'Created At', 'datetime'),
+    field('started_at', 'Started At', 'datetime'),
+    field('completed_at', 'Completed At', 'datetime'),
+    field('error', 'Error', 'string'),
+  ];
+}
+
+/** What pre-flight took out of a list before submitting it. */
+export function preflightOutputFields(): PlainOutputField[] {
+  return [
+    field('received', 'Addresses Received', 'integer'),
+    field('unique_count', 'Unique Valid Addresses Submitted', 'integer'),
+    field('duplicates_removed', 'Duplicates Removed', 'integer'),
+    field('malformed_removed', 'Malformed Addresses Removed', 'integer'),
+    field('malformed[]email', 'Malformed Address', 'string'),
+    field('malformed[]position', 'Malformed Address Position', 'integer'),
+    field('malformed[]reason', 'Why It Is Malformed', 'string'),
+    field('duplicates[]email', 'Duplicate Address', 'string'),
+    field('duplicates[]position', 'Duplicate Position', 'integer'),
+    field('duplicates[]first_position', 'Position of the Kept Copy', 'integer'),
+  ];
+}
+
+export { field };

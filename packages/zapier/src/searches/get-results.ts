@@ -1,0 +1,104 @@
+import { countByGroup, GROUPS, InputError, type Group } from '@evf/client';
+import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
+import { clientFor } from '../client';
+import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
+import { mapErrors } from '../errors';
+import { optionalString } from '../fields/coerce';
+import { jobIdInputField } from '../fields/inputs';
+import { field, groupCountOutputFields, verifiedAddressOutputFields } from '../fields/outputs';
+import { collectRows } from '../rows';
+import { categorizedRowSamples, completedJobSample } from '../samples';
+
+type GetResultsInput = {
+  job_id?: string;
+  group?: string;
+};
+
+function groupFilter(value: unknown): Group | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  if ((GROUPS as readonly string[]).includes(text)) return text as Group;
+  throw new InputError('group', 'enum', `Group must be one of ${GROUPS.join(', ')}, or left empty for every row.`);
+}
+
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) => {
+  const group = groupFilter(bundle.inputData.group);
+  const jobId = String(bundle.inputData.job_id ?? '').trim();
+  const client = clientFor(z, bundle);
+  const job = await client.getJob(jobId);
+  const collected = await collectRows(client, job.job_id, { maxRows: MAX_RESULT_ROWS, budgetMs: STEP_BUDGET_MS, group });
+  return [
+    {
+      job_id: job.job_id,
+      status: job.status,
+      terminal: job.terminal,
+      total_emails: job.total_emails,
+      processed: job.processed,
+      group_filter: group ?? '',
+      counts: countByGroup(collected.rows),
+      rows_read: collected.scanned,
+      returned_rows: collected.rows.length,
+      truncated: collected.truncated,
+      note: collected.note,
+      results: collected.rows,
+    },
+  ];
+});
+
+const sample = {
+  job_id: completedJobSample.job_id,
+  status: completedJobSample.status,
+  terminal: completedJobSample.terminal,
+  total_emails: completedJobSample.total_emails,
+  processed: completedJobSample.processed,
+  group_filter: '',
+  counts: countByGroup(categorizedRowSamples),
+  rows_read: categorizedRowSamples.length,
+  returned_rows: categorizedRowSamples.length,
+  truncated: false,
+  note: '',
+  results: categorizedRowSamples,
+};
+
+export default defineSearch({
+  key: 'get_job_results',
+  noun: 'Job Results',
+  display: {
+    label: 'Get Bulk Job Results',
+    description:
+      'Reads the results of a bulk job (all pages, also while it is still running) as line items, optionally only one group.',
+  },
+  operation: {
+    inputFields: [
+      jobIdInputField,
+      {
+        key: 'group',
+        label: 'Only This Group',
+        type: 'string',
+        required: false,
+        choices: [
+          { value: 'safe_to_send', label: 'Safe to send', sample: 'safe_to_send' },
+          { value: 'risky', label: 'Risky (catch-all, role, unknown)', sample: 'risky' },
+          { value: 'invalid', label: 'Invalid (includes spam traps and disposable)', sample: 'invalid' },
+        ],
+        helpText: 'Leave empty to get every row. Groups follow the dashboard: only Safe to send should be mailed.',
+      },
+    ],
+    perform,
+    sample,
+    outputFields: [
+      field('job_id', 'Job ID', 'string'),
+      field('status', 'Job Status', 'string'),
+      field('terminal', 'Finished', 'boolean'),
+      field('total_emails', 'Total Addresses', 'integer'),
+      field('processed', 'Processed Addresses', 'integer'),
+      field('group_filter', 'Group Filter', 'string'),
+      ...groupCountOutputFields('counts__'),
+      field('rows_read', 'Rows Read', 'integer'),
+      field('returned_rows', 'Rows Returned', 'integer'),
+      field('truncated', 'Truncated', 'boolean'),
+      field('note', 'Note', 'string'),
+      ...verifiedAddressOutputFields('results[]'),
+    ],
+  },
+});
