@@ -85,8 +85,7 @@ function evfVerifyWebhook(headers, body, secrets, now, toleranceSeconds) {
 	if (ts === undefined || ts.trim() === '') return 'missing_timestamp';
 	ts = ts.trim();
 	if (!/^\d{1,12}$/.test(ts)) return 'malformed_timestamp';
-	var nowMs = now instanceof Date ? now.getTime() : typeof now === 'number' ? now : Date.parse(now);
-	if (!isFinite(nowMs)) nowMs = Date.now();
+	var nowMs = new Date(now === undefined || now === null ? Date.now() : now).getTime();
 	var tolerance = typeof toleranceSeconds === 'number' ? toleranceSeconds : 300;
 	var nowSeconds = Math.floor(nowMs / 1000);
 	if (nowSeconds - Number(ts) > tolerance) return 'timestamp_too_old';
