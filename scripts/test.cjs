@@ -6,6 +6,7 @@ const { spawnSync } = require('node:child_process');
 
 const steps = [
   ['Type check (client, sandbox, contract, cross-package tests)', 'npx', ['tsc', '-p', 'tsconfig.check.json']],
+  ['Lint (one root config; the n8n package has its own)', 'npm', ['run', 'lint']],
   ['Build the client', 'npm', ['run', 'build', '-w', '@evf/client']],
   ['Unit, contract, conformance and end-to-end tests (jest)', 'npx', ['jest', '--ci']],
   ["Packages' own checks", 'npm', ['run', 'check', '--workspaces', '--if-present']],
