@@ -1,0 +1,224 @@
+/**
+ * Every module, the connection test and the RPC, rendered from sample parameters, sent to a running
+ * sandbox, and their iterate / output / pagination / repeat mappings applied to its answers. Every
+ * request is checked against the contract's operations and every answer against its schema; every
+ * bundle's fields must be fields the module's interface declares.
+ */
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { categorize } from '@evf/client';
+import { findOperation, validateResponse } from '@evf/contract';
+import { components, readJsonc, type Json } from './support/app-files';
+import { MakeModuleError, runModule, runRpc, testConnection, type MakeConnection, type SentRequest } from './support/make-runtime';
+import { ParamValidationError } from './support/make-params';
+
+interface InterfaceField {
+  name: string;
+  type: string;
+  spec?: InterfaceField[] | InterfaceField;
+}
+
+let sb: Sandbox;
+let conn: MakeConnection;
+const allRequests: SentRequest[] = [];
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000, allowInsecureWebhooks: true });
+  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret };
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+/** Checks each request against the contract and records it for the coverage check. */
+function checkRequests(requests: SentRequest[]): void {
+  for (const r of requests) {
+    const op = findOperation(r.method, r.path);
+    expect(op).toBeDefined();
+    const allowedQuery = op!.queryParams.map((q) => q.name);
+    for (const q of Object.keys(r.query)) expect(allowedQuery).toContain(q);
+    if (r.body !== undefined) {
+      const allowedBody = op!.bodyFields.map((f) => f.name);
+      for (const f of Object.keys(r.body as object)) expect(allowedBody).toContain(f);
+    }
+    expect(Object.keys(r.headers).map((h) => h.toLowerCase())).toContain('x-api-key');
+    allRequests.push(r);
+  }
+}
+
+/**
+ * A bundle may only carry fields its interface declares, recursively through collections. The
+ * details object is the one exception: the spec says it may carry further informational fields.
+ */
+function expectFieldsDeclared(bundle: unknown, fields: InterfaceField[], where: string): void {
+  if (!bundle || typeof bundle !== 'object' || Array.isArray(bundle)) return;
+  for (const [key, value] of Object.entries(bundle)) {
+    const field = fields.find((f) => f.name === key);
+    if (!field && where.endsWith('.details')) continue;
+    if (!field) throw new Error(`${where}: output field "${key}" is not in the interface`);
+    if (field.type === 'collection' && Array.isArray(field.spec)) expectFieldsDeclared(value, field.spec, `${where}.${key}`);
+    if (field.type === 'array' && Array.isArray(field.spec) && Array.isArray(value)) {
+      for (const item of value) expectFieldsDeclared(item, field.spec, `${where}.${key}[]`);
+    }
+  }
+}
+
+function interfaceOf(moduleId: string): InterfaceField[] {
+  const meta = components('module').find(([id]) => id === moduleId)![1];
+  return readJsonc(meta.codeFiles.interface!) as unknown as InterfaceField[];
+}
+
+async function run(moduleId: string, params: Record<string, unknown>, options = {}) {
+  const result = await runModule(moduleId, params, conn, { repeatDelayMs: 50, ...options });
+  checkRequests(result.requests);
+  for (const b of result.bundles) expectFieldsDeclared(b, interfaceOf(moduleId), moduleId);
+  return result;
+}
+
+async function submit(emails: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await run('submitBulk', { emails, name: 'make test', ...extra });
+  const out = r.bundles[0] as { job_id: string };
+  expect(validateResponse('POST', '/v1/verify/bulk', 202, out).errors).toEqual([]);
+  return out.job_id;
+}
+
+async function waitTerminal(jobId: string) {
+  const r = await run('waitForJob', { job_id: jobId });
+  return r.bundles[0] as { terminal: boolean; status: string; job_id: string };
+}
+
+describe('Make modules against the sandbox', () => {
+  it('connection test reads the account and shows the plan as metadata', async () => {
+    const r = await testConnection(conn);
+    expect(r.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v1/account']);
+    expect(r.metadata).toMatch(/ plan$/);
+    expect(r.metadata).not.toMatch(/undefined/);
+    checkRequests(r.requests);
+  });
+
+  it('connection test fails with InvalidAccessTokenError for a wrong key, and the key is not in the message', async () => {
+    const wrong = 'evf_' + 'x'.repeat(32);
+    await expect(testConnection({ ...conn, apiKey: wrong })).rejects.toMatchObject({ name: 'InvalidAccessTokenError', statusCode: 401 });
+    const err = await testConnection({ ...conn, apiKey: wrong }).catch((e: Error) => e);
+    expect(String((err as Error).message)).not.toContain(wrong);
+  });
+
+  it('Verify an Email Address returns the result with category fields computed like the client', async () => {
+    for (const email of ['valid.ada@example.com', 'catchall.bo@example.com', 'trap.x@example.com', 'info@example.com', 'unknown.z@example.com']) {
+      const r = await run('verifyEmail', { email });
+      expect(r.requests).toHaveLength(1);
+      expect(r.requests[0]!.body).toEqual({ email, check_smtp: true });
+      const out = r.bundles[0] as Record<string, unknown> & { details: never };
+      const { category, group, safe_to_send, ...wire } = out;
+      expect(validateResponse('POST', '/v1/verify/single', 200, wire).errors).toEqual([]);
+      const expected = categorize(out.details);
+      expect({ category, group, safe_to_send }).toEqual({ category: expected.category, group: expected.group, safe_to_send: expected.safeToSend });
+    }
+  });
+
+  it('Submit, Wait, Get and List Results: one bundle per row over several pages, filtered by group', async () => {
+    const emails = Array.from({ length: 23 }, (_, i) => ['valid', 'catchall', 'trap', 'info', 'invalid', 'full'][i % 6] + `.${i}@example.com`);
+    const jobId = await submit(emails, { priority: 'high', check_smtp: true });
+    const done = await waitTerminal(jobId);
+    expect(done.terminal).toBe(true);
+    expect(validateResponse('GET', `/v1/jobs/${jobId}`, 200, done).errors).toEqual([]);
+
+    const got = await run('getJob', { job_id: jobId });
+    expect((got.bundles[0] as { job_id: string }).job_id).toBe(jobId);
+
+    const all = await run('listResults', { job_id: jobId, per_page: 5 });
+    // 23 rows at 5 per page: pages 1..5, read until has_more is false.
+    expect(all.requests.map((q) => q.query.page)).toEqual(['1', '2', '3', '4', '5']);
+    expect(all.requests.every((q) => q.query.per_page === '5')).toBe(true);
+    expect(all.bundles).toHaveLength(23);
+    expect(new Set(all.bundles.map((b) => (b as { email: string }).email))).toEqual(new Set(emails));
+    for (const b of all.bundles as { details: never; category: string; group: string }[]) {
+      expect(b.category).toBe(categorize(b.details).category);
+    }
+
+    const safe = await run('listResults', { job_id: jobId, group: 'safe_to_send', per_page: 1000 });
+    const expectedSafe = (all.bundles as { group: string }[]).filter((b) => b.group === 'safe_to_send').length;
+    expect(expectedSafe).toBeGreaterThan(0);
+    expect(safe.bundles).toHaveLength(expectedSafe);
+
+    const limited = await run('listResults', { job_id: jobId, per_page: 5, limit: 7 });
+    expect(limited.bundles).toHaveLength(7);
+    // Make stops paginating once the limit is reached: two pages, not five.
+    expect(limited.requests).toHaveLength(2);
+  });
+
+  it('Wait for a Bulk Job repeats GET /v1/jobs/{id} until terminal, and stops there', async () => {
+    const jobId = await submit(Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`));
+    const r = await run('waitForJob', { job_id: jobId });
+    const job = r.bundles[0] as { terminal: boolean };
+    expect(job.terminal).toBe(true);
+    expect(r.requests.length).toBeGreaterThan(1);
+    expect(new Set(r.requests.map((q) => q.path))).toEqual(new Set([`/api/v1/jobs/${jobId}`]));
+  });
+
+  it('List Bulk Jobs and the job RPC read GET /v1/jobs newest first', async () => {
+    const r = await run('listJobs', { limit: 3 });
+    expect(r.requests[0]!.query).toEqual({ limit: '3', offset: '0' });
+    expect(r.bundles.length).toBeLessThanOrEqual(3);
+    expect(r.bundles.length).toBeGreaterThan(0);
+    const rpc = await runRpc('listJobs', conn);
+    checkRequests(rpc.requests);
+    const first = rpc.bundles[0] as { label: string; value: string };
+    expect(first.value).toBe((r.bundles[0] as { job_id: string }).job_id);
+    expect(first.label).toContain(first.value);
+  });
+
+  it('Watch Finished Bulk Jobs emits finished jobs once, by job_id, newest first', async () => {
+    const first = await run('watchFinishedJobs', { maxJobs: 100 });
+    expect(first.bundles.length).toBeGreaterThan(0);
+    for (const b of first.bundles as { status: string }[]) expect(['queued', 'processing']).not.toContain(b.status);
+    const again = await run('watchFinishedJobs', { maxJobs: 100 }, { lastTriggerId: first.triggerId });
+    expect(again.bundles).toEqual([]);
+    const jobId = await submit(['valid.new@example.com']);
+    await waitTerminal(jobId);
+    const next = await run('watchFinishedJobs', { maxJobs: 100 }, { lastTriggerId: first.triggerId });
+    expect((next.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([jobId]);
+  });
+
+  it('Get Credit Balance reads credits and subscription', async () => {
+    const r = await run('getCredits', {});
+    expect(r.requests.map((q) => q.path)).toEqual(['/api/v1/account/credits', '/api/v1/subscription']);
+    const out = r.bundles[0] as { credits: number; subscription: unknown };
+    expect(out.credits).toBe(sb.ledger().credits);
+    expect(validateResponse('GET', '/v1/subscription', 200, out.subscription).errors).toEqual([]);
+  });
+
+  it('Revoke an API Key revokes a key (204), then that key gets InvalidAccessTokenError; 404 for no such key', async () => {
+    const other = sb.addAccount({ plan: 'pro', credits: 10 });
+    const otherConn = { ...conn, apiKey: other.apiKey };
+    const r = await runModule('revokeKey', { key_id: other.keyId }, otherConn);
+    checkRequests(r.requests);
+    expect(r.bundles[0]).toEqual({ key_id: other.keyId, revoked: true });
+    await expect(runModule('getCredits', {}, otherConn)).rejects.toMatchObject({ name: 'InvalidAccessTokenError' });
+    await expect(runModule('revokeKey', { key_id: 'key_does_not_exist' }, conn)).rejects.toMatchObject({ name: 'DataError', statusCode: 404 });
+  });
+
+  it('Make an API Call sends an authorised request to a /v1/ path', async () => {
+    const r = await run('makeApiCall', { url: '/v1/account', method: 'GET' });
+    const out = r.bundles[0] as { statusCode: number; body: unknown };
+    expect(out.statusCode).toBe(200);
+    expect(validateResponse('GET', '/v1/account', 200, out.body).errors).toEqual([]);
+    await expect(runModule('makeApiCall', { url: 'https://elsewhere.example/v1/account', method: 'GET' }, conn)).rejects.toBeInstanceOf(ParamValidationError);
+  });
+
+  it('maps error statuses to Make error types with a clear message (422 DataError names the address)', async () => {
+    const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch((e: unknown) => e);
+    // Make's own parameter check stops it first...
+    expect(err).toBeInstanceOf(ParamValidationError);
+    // ...and the service's 422, reached through the universal module, reads as a DataError.
+    const r = await runModule('makeApiCall', { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['no-at-sign'] } }, conn).catch((e: unknown) => e);
+    expect(r).toBeInstanceOf(MakeModuleError);
+    expect((r as MakeModuleError).type).toBe('DataError');
+    expect((r as MakeModuleError).message).toContain('no-at-sign');
+  });
+
+  it('every endpoint of the contract was reached by some module, RPC or the connection', () => {
+    const reached = new Set(allRequests.map((r) => `${r.method} ${findOperation(r.method, r.path)!.path}`));
+    const expected = ['POST /v1/verify/single', 'POST /v1/verify/bulk', 'GET /v1/jobs', 'GET /v1/jobs/{job_id}', 'GET /v1/jobs/{job_id}/results', 'GET /v1/account/credits', 'GET /v1/account', 'GET /v1/subscription', 'DELETE /v1/keys/{key_id}'];
+    for (const e of expected) expect(reached).toContain(e);
+  });
+});
