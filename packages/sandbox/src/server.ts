@@ -35,6 +35,8 @@ export interface Sandbox {
   webhookAttempts: DeliveryAttempt[];
   faults: FaultController;
   credentials(accountId: string): AccountCredentials;
+  /** Every key of an account (active and revoked), for tests of rotation and revocation. */
+  apiKeys(accountId: string): { keyId: string; apiKey: string; revoked: boolean }[];
   addAccount(seed: AccountSeed): AccountCredentials;
   /** Rotates an account's signing secret (takes effect at once) and returns the new one. */
   rotateWebhookSecret(accountId?: string, secret?: string): string;
@@ -205,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookAttempts: webhooks.attempts,
     faults,
     credentials: (accountId) => accounts.credentials(findAccount(accountId)),
+    apiKeys: (accountId) => findAccount(accountId).keys.map((k) => ({ keyId: k.id, apiKey: k.key, revoked: k.revokedAt !== null })),
     addAccount: (seed) => accounts.credentials(accounts.add(seed)),
     rotateWebhookSecret: (accountId = primary.accountId, secret) => accounts.rotateWebhookSecret(findAccount(accountId), secret),
     advanceTime: (ms) => clock.advance(ms),

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { SandboxContext } from '../context';
 import type { Account } from '../engine/accounts';
-import { jobListItem, jobView, isTerminal } from '../engine/jobs';
+import { jobListItem, jobView } from '../engine/jobs';
 import { outcomeKind, resultRow } from '../engine/outcomes';
 import { HttpError, fieldError } from '../http/errors';
 import { intParam, readJsonObject } from '../http/io';
@@ -180,17 +180,17 @@ function getResults(input: RouteInput): Reply {
   const page = intParam(input.query, 'page', { def: 1, min: 1 });
   const perPage = intParam(input.query, 'per_page', { def: LIMITS.defaultPerPage, min: 1, max: LIMITS.maxPerPage });
   const offset = (page - 1) * perPage;
-  // Read `processed` once: rows and has_more come from the same moment.
+  // Read `processed` once: rows, total and has_more describe the same moment.
   const stored = job.processed;
-  const terminal = isTerminal(job.status);
   const body: ResultsPage = {
     job_id: job.id,
+    // The page carries the job status: has_more false on a job still processing means "caught up for
+    // now", and a reader that wants every row waits and reads the same page again.
     status: job.status,
     total: stored,
     page,
     per_page: perPage,
-    // While the job runs more rows will come, so reading is not over until it stops.
-    has_more: offset + perPage < stored || !terminal,
+    has_more: offset + perPage < stored,
     results: offset < stored ? input.ctx.jobs.rows(job, offset, Math.min(perPage, stored - offset)) : [],
   };
   return { status: 200, body };
