@@ -1,0 +1,73 @@
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { router } from './actions/router';
+import { versionProperties } from './actions/versionDescription';
+import { resumeOnWebhook } from './actions/bulkJob/waiting';
+import { searchJobs } from './methods/listSearch';
+
+export class EmailVerification implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Email Verification',
+		name: 'emailVerification',
+		icon: {
+			light: 'file:../../icons/emailVerification.svg',
+			dark: 'file:../../icons/emailVerification.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Verify email addresses one by one or whole sheets as one bulk job, wait for jobs and route rows by group',
+		defaults: { name: 'Email Verification' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'emailVerificationApi', required: true }],
+		// Called through $execution.resumeUrl by the job's webhook when the node waits by webhook.
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: '',
+				restartWebhook: true,
+				isFullPath: true,
+			},
+		],
+		properties: versionProperties,
+	};
+
+	methods = { listSearch: { searchJobs } };
+
+	// The resume webhook lives only while an execution waits; n8n registers nothing for it and the API
+	// has no subscribe call, so the lifecycle has nothing to do.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeOnWebhook.call(this);
+	}
+}

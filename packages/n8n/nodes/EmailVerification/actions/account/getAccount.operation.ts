@@ -1,0 +1,12 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { EmailVerificationClient } from '@evf/client';
+import { itemFor } from '../../helpers/items';
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: EmailVerificationClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const account = await client.getAccount({ signal: this.getExecutionCancelSignal() });
+	return [itemFor(account as unknown as IDataObject, itemIndex)];
+}

@@ -1,0 +1,231 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import {
+	preflightEmails,
+	summarizePreflight,
+	type EmailVerificationClient,
+	type ListSubmission,
+	type Priority,
+} from '@evf/client';
+import { groupFilter, simplifyOption, waitProperties } from '../common.descriptions';
+import { itemFor, readField } from '../../helpers/items';
+import {
+	pollAndOutput,
+	readRowOptions,
+	readWaitSettings,
+	usableResumeUrl,
+	type WaitSettings,
+} from './waiting';
+
+const waiting = { waitForCompletion: [true] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Addresses From',
+		name: 'emailSource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'field',
+		options: [
+			{
+				name: 'A Field of Every Input Item',
+				value: 'field',
+				description: 'All input items become one job (a sheet of 10,000 rows is one job, not 10,000 calls)',
+			},
+			{
+				name: 'A List or Text',
+				value: 'list',
+				description: 'Each input item gives a list: text with one address per line, or a list field',
+			},
+		],
+	},
+	{
+		displayName: 'Email Field',
+		name: 'emailField',
+		type: 'string',
+		default: 'email',
+		required: true,
+		displayOptions: { show: { emailSource: ['field'] } },
+		description:
+			'Name of the field that holds the address in each input item. Use dots for nested fields, e.g. contact.email.',
+	},
+	{
+		displayName: 'Emails',
+		name: 'emails',
+		type: 'string',
+		typeOptions: { rows: 5 },
+		default: '',
+		required: true,
+		displayOptions: { show: { emailSource: ['list'] } },
+		description:
+			'Addresses separated by new lines, commas or semicolons, or an expression that returns a list',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to wait until the job finishes and output its results instead of the job',
+	},
+	...waitProperties(waiting),
+	{
+		displayName: 'Result Options',
+		name: 'resultOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { waitForCompletion: [true], waitOutput: ['results'] } },
+		options: [groupFilter, simplifyOption],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Check Mail Server (SMTP)',
+				name: 'checkSmtp',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to ask each mail server',
+			},
+			{
+				displayName: 'List Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Shown in the dashboard, up to 255 characters',
+			},
+			{
+				displayName: 'Priority',
+				name: 'priority',
+				type: 'options',
+				default: 'normal',
+				options: [
+					{ name: 'Normal', value: 'normal' },
+					{ name: 'High', value: 'high' },
+					{ name: 'Urgent', value: 'urgent' },
+				],
+			},
+			{
+				displayName: 'Webhook URL',
+				name: 'webhookUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://your-n8n.example.com/webhook/...',
+				description:
+					'Called once when the job finishes, e.g. the production URL of an "Email Verification Trigger". Must be https and public. Ignored when waiting by webhook.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkJob'], operation: ['submit'] } },
+	properties,
+);
+
+interface SubmitOptions {
+	checkSmtp?: boolean;
+	name?: string;
+	priority?: Priority;
+	webhookUrl?: string;
+}
+
+function submissionItems(
+	submission: ListSubmission,
+	pairing: number | readonly number[],
+	waitingBy?: string,
+): INodeExecutionData[] {
+	const { preflight } = submission;
+	const report: IDataObject = {
+		received: preflight.received,
+		unique: preflight.unique.length,
+		duplicates: preflight.duplicates.length,
+		malformed: preflight.malformed.length,
+		summary: summarizePreflight(preflight),
+		malformed_addresses: preflight.malformed as unknown as IDataObject[],
+		duplicate_addresses: preflight.duplicates as unknown as IDataObject[],
+		rejected_by_service: submission.rejectedByService as unknown as IDataObject[],
+	};
+	return submission.jobs.map((job, index) =>
+		itemFor(
+			{
+				...(job as unknown as IDataObject),
+				part: index + 1,
+				parts: submission.jobs.length,
+				credits_used_total: submission.creditsUsed,
+				...(waitingBy ? { waiting_by: waitingBy } : {}),
+				preflight: report,
+			},
+			pairing,
+		),
+	);
+}
+
+async function submitOne(
+	context: IExecuteFunctions,
+	client: EmailVerificationClient,
+	emails: string | unknown[],
+	options: SubmitOptions,
+	pairing: number | readonly number[],
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+	const wait = read('waitForCompletion', false) as boolean;
+	const settings: WaitSettings | undefined = wait ? readWaitSettings(read) : undefined;
+	let resumeUrl: string | undefined;
+	// Only a list that stays one job can resume on its webhook: the execution resumes once.
+	if (settings && preflightEmails(emails).chunks.length === 1) {
+		resumeUrl = await usableResumeUrl(context, settings);
+	}
+	const submission = await client.submitList(
+		{
+			emails,
+			name: options.name || undefined,
+			priority: options.priority,
+			check_smtp: options.checkSmtp,
+			webhook_url: resumeUrl ?? (options.webhookUrl || undefined),
+		},
+		{ signal: context.getExecutionCancelSignal() },
+	);
+	if (!settings) return submissionItems(submission, pairing);
+	if (resumeUrl) {
+		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
+		await context.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
+		return submissionItems(submission, pairing, 'webhook');
+	}
+	return await pollAndOutput(
+		context,
+		client,
+		submission.jobs.map((job) => job.job_id),
+		settings,
+		readRowOptions(read),
+		pairing,
+	);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: EmailVerificationClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const source = this.getNodeParameter('emailSource', 0) as 'field' | 'list';
+	if (source === 'field') {
+		const field = this.getNodeParameter('emailField', 0) as string;
+		const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
+		const values = items.map((item) => readField(item.json, field));
+		const all = items.map((_, index) => index);
+		return await submitOne(this, client, values, options, all, 0);
+	}
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const raw = this.getNodeParameter('emails', i) as unknown;
+		const emails = Array.isArray(raw) ? raw : String(raw ?? '');
+		const options = this.getNodeParameter('options', i, {}) as SubmitOptions;
+		for (const item of await submitOne(this, client, emails, options, i, i)) out.push(item);
+	}
+	return out;
+}

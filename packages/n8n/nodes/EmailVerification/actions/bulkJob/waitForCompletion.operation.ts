@@ -1,0 +1,70 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { isJobStopped, type EmailVerificationClient } from '@evf/client';
+import { groupFilter, jobIdLocator, simplifyOption, waitProperties } from '../common.descriptions';
+import { forEachItem, itemFor } from '../../helpers/items';
+import {
+	appendResultRows,
+	jobItem,
+	pollAndOutput,
+	readRowOptions,
+	readWaitSettings,
+	usableResumeUrl,
+} from './waiting';
+
+const properties: INodeProperties[] = [
+	jobIdLocator,
+	{
+		displayName:
+			'To wait by webhook, the job must be submitted with {{ $execution.resumeUrl }} as its Webhook URL in this same execution (or use Submit with Wait for Completion)',
+		name: 'resumeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitMethod: ['webhook', 'auto'] } },
+	},
+	...waitProperties({}),
+	{
+		displayName: 'Result Options',
+		name: 'resultOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { waitOutput: ['results'] } },
+		options: [groupFilter, simplifyOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['bulkJob'], operation: ['waitForCompletion'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: EmailVerificationClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const read = (name: string, fallback: unknown) => this.getNodeParameter(name, 0, fallback);
+	const settings = readWaitSettings(read);
+	const rows = readRowOptions(read);
+	const signal = this.getExecutionCancelSignal();
+	const jobIds = items.map(
+		(_, i) => this.getNodeParameter('jobId', i, '', { extractValue: true }) as string,
+	);
+	const resumeUrl = settings.method === 'polling' || items.length !== 1 ? undefined : await usableResumeUrl(this, settings);
+	if (resumeUrl) {
+		// A job that already stopped will not call back again: answer now instead of pausing.
+		const job = await client.getJob(jobIds[0], { signal });
+		if (isJobStopped(job)) {
+			if (settings.output === 'job') return [jobItem(job, 0)];
+			const out: INodeExecutionData[] = [];
+			await appendResultRows(client, job.job_id, rows, 0, out, signal);
+			return out;
+		}
+		await this.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
+		return [itemFor({ ...(job as unknown as IDataObject), waiting_by: 'webhook' }, 0)];
+	}
+	return await forEachItem(this, items, async (i) =>
+		pollAndOutput(this, client, [jobIds[i]], settings, rows, i),
+	);
+}

@@ -1,0 +1,164 @@
+/**
+ * Waiting for a bulk job, shared by Submit (when it waits) and Wait for Completion: either the
+ * execution pauses until the service's signed webhook calls $execution.resumeUrl, or the node polls
+ * with n8n's sleep. Reading and categorising rows is the client's work; this only shapes n8n items.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import {
+	checkWebhookUrl,
+	verifyWebhook,
+	WebhookVerificationError,
+	withCategory,
+	type EmailVerificationClient,
+	type Job,
+} from '@evf/client';
+import { toNodeError } from '../../helpers/errors';
+import { itemFor, simplify } from '../../helpers/items';
+import { createClient, getCredentialsOf, isLoopbackBaseUrl } from '../../transport';
+
+export type WaitMethod = 'auto' | 'webhook' | 'polling';
+
+export interface WaitSettings {
+	method: WaitMethod;
+	timeoutMs: number;
+	intervalMs: number;
+	output: 'results' | 'job';
+}
+
+export interface RowOptions {
+	groups: string[];
+	simplify: boolean;
+	/** Stop after this many output rows (after the group filter). */
+	limit?: number;
+}
+
+type ParameterReader = (name: string, fallback: unknown) => unknown;
+
+export function readWaitSettings(read: ParameterReader): WaitSettings {
+	return {
+		method: read('waitMethod', 'auto') as WaitMethod,
+		timeoutMs: Math.max(1, Number(read('timeoutMinutes', 60))) * 60_000,
+		intervalMs: Number(read('pollIntervalSeconds', 15)) * 1000,
+		output: read('waitOutput', 'results') as 'results' | 'job',
+	};
+}
+
+export function readRowOptions(read: ParameterReader): RowOptions {
+	const options = read('resultOptions', {}) as { groups?: string[]; simplify?: boolean };
+	return { groups: options.groups ?? [], simplify: options.simplify ?? false };
+}
+
+/**
+ * Appends a job's rows to `out` page by page, so memory holds the output items and one page, never
+ * a second copy of the whole job.
+ */
+export async function appendResultRows(
+	client: EmailVerificationClient,
+	jobId: string,
+	options: RowOptions,
+	pairing: number | readonly number[],
+	out: INodeExecutionData[],
+	signal?: AbortSignal,
+): Promise<number> {
+	const wanted = options.groups.length ? new Set(options.groups) : undefined;
+	let added = 0;
+	const maxRows = wanted ? undefined : options.limit;
+	if (options.limit !== undefined && options.limit <= 0) return 0;
+	for await (const row of client.results(jobId, { maxRows, signal })) {
+		const full = withCategory(row) as unknown as IDataObject;
+		if (wanted && !wanted.has(full.group as string)) continue;
+		out.push(itemFor(options.simplify ? simplify(full) : { job_id: jobId, ...full }, pairing));
+		added++;
+		if (options.limit !== undefined && added >= options.limit) break;
+	}
+	return added;
+}
+
+export function jobItem(job: Job | IDataObject, pairing: number | readonly number[]): INodeExecutionData {
+	return itemFor(job as unknown as IDataObject, pairing);
+}
+
+/**
+ * The resume URL when the service can call it: the credential must hold a signing secret (an
+ * unsigned resume would let anyone continue the workflow) and the URL must pass the webhook_url rules.
+ */
+export async function usableResumeUrl(
+	context: IExecuteFunctions,
+	settings: WaitSettings,
+): Promise<string | undefined> {
+	if (settings.method === 'polling') return undefined;
+	const credentials = await getCredentialsOf(context);
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+	const problems = checkWebhookUrl(resumeUrl, {
+		allowLoopbackHttp: isLoopbackBaseUrl(credentials.baseUrl),
+	});
+	const hasSecret = typeof credentials.webhookSecret === 'string' && credentials.webhookSecret !== '';
+	if (problems.length === 0 && hasSecret) return resumeUrl;
+	if (settings.method === 'auto') return undefined;
+	const why = hasSecret
+		? `this n8n's resume URL cannot be called by the service: ${problems.map((p) => p.message).join('; ')}. Set WEBHOOK_URL to a public https address of this n8n`
+		: 'the credential has no Webhook Signing Secret, so the webhook could not be checked';
+	throw new NodeOperationError(context.getNode(), `Cannot wait by webhook: ${why}.`, {
+		description: 'Choose the Polling wait method, or fix the setting named above.',
+	});
+}
+
+/** Polls each job until it stops, then outputs its summary or its rows. */
+export async function pollAndOutput(
+	context: IExecuteFunctions,
+	client: EmailVerificationClient,
+	jobIds: readonly string[],
+	settings: WaitSettings,
+	rows: RowOptions,
+	pairing: number | readonly number[],
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	const signal = context.getExecutionCancelSignal();
+	for (const jobId of jobIds) {
+		const job = await client.waitForJob(jobId, {
+			intervalMs: settings.intervalMs,
+			timeoutMs: settings.timeoutMs,
+			signal,
+		});
+		if (settings.output === 'job') out.push(jobItem(job, pairing));
+		else await appendResultRows(client, jobId, rows, pairing, out, signal);
+	}
+	return out;
+}
+
+/**
+ * Called by n8n when the service posts to this execution's resume URL. A delivery that fails the
+ * signature or timestamp check gets 401 and the execution keeps waiting.
+ */
+export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject();
+	const response = this.getResponseObject();
+	const credentials = await getCredentialsOf(this);
+	let jobId: string;
+	try {
+		const verified = verifyWebhook({
+			rawBody: (request as { rawBody?: Buffer }).rawBody ?? '',
+			headers: request.headers,
+			secrets: credentials.webhookSecret ?? '',
+		});
+		jobId = verified.jobId;
+	} catch (error) {
+		if (!(error instanceof WebhookVerificationError)) throw toNodeError(this.getNode(), error);
+		response.status(401).json({ error: 'invalid_signature', code: error.code });
+		return { noWebhookResponse: true };
+	}
+	const read: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
+	const settings = readWaitSettings(read);
+	const client = await createClient(this);
+	const items: INodeExecutionData[] = [];
+	if (settings.output === 'job') items.push(jobItem(await client.getJob(jobId), 0));
+	else await appendResultRows(client, jobId, readRowOptions(read), 0, items);
+	return { workflowData: [items] };
+}

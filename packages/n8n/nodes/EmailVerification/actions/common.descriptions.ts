@@ -1,0 +1,114 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+export const jobIdLocator: INodeProperties = {
+	displayName: 'Job',
+	name: 'jobId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The bulk job to use',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchJobs', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. job_8f2c1a',
+			hint: 'Map the job_id field of a submitted job',
+		},
+	],
+};
+
+export const groupFilter: INodeProperties = {
+	displayName: 'Groups',
+	name: 'groups',
+	type: 'multiOptions',
+	default: [],
+	description:
+		'Only output rows in these groups. Leave empty for all rows. Groups come from details, never from the row status.',
+	options: [
+		{ name: 'Safe to Send', value: 'safe_to_send' },
+		{ name: 'Risky', value: 'risky' },
+		{ name: 'Invalid', value: 'invalid' },
+	],
+};
+
+export const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return only email, category, group, safe_to_send, status, score and reason instead of every field',
+};
+
+/** Wait settings shared by Submit (when it waits) and Wait for Completion. */
+export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait Method',
+			name: 'waitMethod',
+			type: 'options',
+			default: 'auto',
+			displayOptions: { show },
+			options: [
+				{
+					name: 'Automatic',
+					value: 'auto',
+					description:
+						'Resume on the signed webhook when this n8n is reachable from the service, else poll',
+				},
+				{
+					name: 'Webhook (Resume This Execution)',
+					value: 'webhook',
+					description:
+						'The execution pauses and resumes when the service calls $execution.resumeUrl. Needs a public n8n URL and the signing secret in the credential.',
+				},
+				{
+					name: 'Polling',
+					value: 'polling',
+					description: 'Ask the service every 10 to 30 seconds while the execution keeps running',
+				},
+			],
+		},
+		{
+			displayName: 'Timeout (Minutes)',
+			name: 'timeoutMinutes',
+			type: 'number',
+			default: 60,
+			typeOptions: { minValue: 1 },
+			displayOptions: { show },
+			description:
+				'How long to wait for the job. Polling fails with a clear error after it; a webhook wait continues with this node\'s input items.',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			default: 15,
+			typeOptions: { minValue: 10, maxValue: 30 },
+			displayOptions: { show },
+			description: 'Seconds between status checks when polling (the service recommends 10 to 30)',
+		},
+		{
+			displayName: 'Output',
+			name: 'waitOutput',
+			type: 'options',
+			default: 'results',
+			displayOptions: { show },
+			options: [
+				{
+					name: 'Result Rows',
+					value: 'results',
+					description: 'One item per verified address, with category and group',
+				},
+				{ name: 'Job Summary', value: 'job', description: 'One item per job with its counts' },
+			],
+		},
+	];
+}

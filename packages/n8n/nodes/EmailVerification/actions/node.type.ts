@@ -1,0 +1,10 @@
+type NodeMap = {
+	email: 'verify';
+	bulkJob: 'submit' | 'get' | 'getMany' | 'getResults' | 'waitForCompletion';
+	account: 'getAccount' | 'getCredits' | 'getSubscription';
+	apiKey: 'revoke';
+};
+
+export type EmailVerificationType = {
+	[K in keyof NodeMap]: { resource: K; operation: NodeMap[K] };
+}[keyof NodeMap];

@@ -1,0 +1,74 @@
+/**
+ * Client errors become n8n errors whose message a no-code user can act on. The client already words its
+ * messages for people (and keeps secrets out of them); this adds the HTTP code and a short hint.
+ */
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import {
+	ApiError,
+	EvfError,
+	InputError,
+	PartialSubmissionError,
+	RateLimitError,
+	SubmissionUncertainError,
+	WebhookVerificationError,
+} from '@evf/client';
+
+const HINTS: Record<number, string> = {
+	401: 'Open the Email Verification API credential and paste a current API key (it starts with evf_).',
+	402: 'Add credits in the app. Nothing was charged for this call.',
+	404: 'Check the ID: it may be mistyped or belong to another account.',
+	408: 'The address could not be verified within 30 seconds. The credit was refunded; try again later, or set "On Timeout" to "Output an Item" to keep going.',
+	422: 'Fix the field named above. Nothing was charged.',
+	429: 'Your plan allowance counts verified addresses. Wait for the reset time, split the work, or upgrade the plan.',
+	503: 'The service paused new jobs. Run the workflow again later.',
+};
+
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof InputError) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: `Field "${error.field}" (rule: ${error.rule}). Nothing was sent or charged.`,
+		});
+	}
+	if (error instanceof ApiError) {
+		const response: JsonObject = {
+			status: error.status,
+			message: error.message,
+			...(error.requestId ? { requestId: error.requestId } : {}),
+		};
+		let hint = HINTS[error.status] ?? (error.status >= 500 ? 'Try again in a few minutes.' : undefined);
+		if (error instanceof RateLimitError && error.retryAt !== undefined) {
+			hint = `${hint ?? ''} The allowance resets at ${new Date(error.retryAt).toISOString()}.`.trim();
+		}
+		return new NodeApiError(node, response, {
+			message: error.message,
+			description: hint,
+			httpCode: String(error.status),
+			itemIndex,
+		});
+	}
+	if (error instanceof SubmissionUncertainError || error instanceof PartialSubmissionError) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: 'Do not resubmit blindly: look at Bulk Job > Get Many first, so no list is charged twice.',
+		});
+	}
+	if (error instanceof WebhookVerificationError || error instanceof EvfError) {
+		return new NodeOperationError(node, error.message, { itemIndex });
+	}
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+/** The JSON of an error item when "Continue On Fail" is on: message and code, never a secret. */
+export function errorJson(error: unknown): JsonObject {
+	const json: JsonObject = { error: error instanceof Error ? error.message : String(error) };
+	if (error instanceof ApiError) json.httpCode = error.status;
+	if (error instanceof InputError) json.field = error.field;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.description) json.description = error.description;
+	}
+	return json;
+}

@@ -1,0 +1,66 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
+import { errorJson, toNodeError } from './errors';
+
+/** One output item linked to the input item(s) it came from. */
+export function itemFor(
+	json: IDataObject,
+	from: number | readonly number[],
+): INodeExecutionData {
+	const pairedItem: IPairedItemData | IPairedItemData[] =
+		typeof from === 'number' ? { item: from } : from.map((item) => ({ item }));
+	return { json, pairedItem };
+}
+
+/** Reads a possibly nested field ("contact.email") from an item's JSON. */
+export function readField(json: IDataObject, path: string): unknown {
+	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+export const SIMPLE_RESULT_FIELDS = [
+	'email',
+	'category',
+	'group',
+	'safe_to_send',
+	'status',
+	'score',
+	'reason',
+] as const;
+
+export function simplify(row: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const key of SIMPLE_RESULT_FIELDS) if (row[key] !== undefined) out[key] = row[key];
+	return out;
+}
+
+/**
+ * Runs `run` for each input item. With "Continue On Fail" a failing item becomes an error item linked
+ * to it and the others go on; without it the first failure stops the node, naming the item.
+ */
+export async function forEachItem(
+	context: IExecuteFunctions,
+	items: readonly INodeExecutionData[],
+	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			for (const item of await run(i)) out.push(item);
+		} catch (error) {
+			const nodeError = toNodeError(context.getNode(), error, i);
+			if (!context.continueOnFail()) throw nodeError;
+			out.push(itemFor(errorJson(nodeError), i));
+		}
+	}
+	return out;
+}

@@ -1,0 +1,134 @@
+/**
+ * The one place this package makes requests. The shared client does all the domain work (validation,
+ * retries, pagination, signatures); this file only hands it n8n's authenticated HTTP helper as its
+ * transport and n8n's sleep as its clock.
+ */
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { sleep, sleepWithAbort } from 'n8n-workflow';
+import {
+	EmailVerificationClient,
+	TransportError,
+	assertApiKey,
+	classifyAddress,
+	lowerCaseHeaders,
+	type Runtime,
+	type Transport,
+	type TransportFailure,
+} from '@evf/client';
+
+export const CREDENTIAL_TYPE = 'emailVerificationApi';
+
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export interface EvfCredentials {
+	apiKey: string;
+	baseUrl: string;
+	webhookSecret?: string;
+}
+
+interface FullResponse {
+	body: unknown;
+	headers: Record<string, unknown>;
+	statusCode: number;
+}
+
+/** n8n's sleep instead of timers: community nodes may not touch setTimeout. */
+export const n8nRuntime: Runtime = {
+	now: () => Date.now(),
+	sleep: async (ms, signal) => (signal ? await sleepWithAbort(ms, signal) : await sleep(ms)),
+	random: () => Math.random(),
+};
+
+/** Network failures as the client expects them: which kind, and whether the request may have left. */
+function toTransportError(error: unknown): TransportError {
+	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+	const code = cause?.code ?? (error as { code?: string } | undefined)?.code ?? '';
+	const message = error instanceof Error ? error.message : String(error);
+	let kind: TransportFailure = 'network';
+	let sent: boolean | 'unknown' = 'unknown';
+	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
+		kind = 'connect';
+		sent = false;
+	} else if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) {
+		kind = 'timeout';
+	} else if (code === 'ERR_CANCELED' || (error instanceof Error && error.name === 'AbortError')) {
+		kind = 'aborted';
+	}
+	return new TransportError(message, { kind, sent, cause: error });
+}
+
+export function n8nTransport(context: RequestContext): Transport {
+	return async (request) => {
+		const options: IHttpRequestOptions = {
+			method: request.method as IHttpRequestMethods,
+			url: request.url,
+			headers: request.headers,
+			body: request.body,
+			timeout: request.timeoutMs,
+			json: false,
+			// Raw text: the client parses it, so an error body of any shape reaches it intact.
+			encoding: 'text',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			abortSignal: request.signal,
+		};
+		let response: FullResponse;
+		try {
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				options,
+			)) as FullResponse;
+		} catch (error) {
+			throw toTransportError(error);
+		}
+		const body = response.body;
+		return {
+			status: response.statusCode,
+			headers: lowerCaseHeaders(response.headers),
+			body: typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body),
+		};
+	};
+}
+
+/** True for the local sandbox: it may receive webhooks over http on loopback, the real service never. */
+export function isLoopbackBaseUrl(baseUrl: string): boolean {
+	try {
+		const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+		return host === 'localhost' || classifyAddress(host) === 'loopback';
+	} catch {
+		return false;
+	}
+}
+
+export async function getCredentialsOf(context: RequestContext): Promise<EvfCredentials> {
+	const credentials = (await context.getCredentials(CREDENTIAL_TYPE)) as unknown as EvfCredentials;
+	// A bad key is named before any request goes out; n8n itself puts it into the X-API-Key header.
+	assertApiKey(credentials.apiKey);
+	return credentials;
+}
+
+export async function createClient(context: RequestContext): Promise<EmailVerificationClient> {
+	const credentials = await getCredentialsOf(context);
+	return new EmailVerificationClient({
+		baseUrl: credentials.baseUrl,
+		transport: n8nTransport(context),
+		runtime: n8nRuntime,
+		userAgent: 'n8n-nodes-evf',
+		webhookUrl: { allowLoopbackHttp: isLoopbackBaseUrl(credentials.baseUrl) },
+	});
+}
