@@ -1,11 +1,17 @@
-import type { Account } from '@evf/client';
+import { assertWebhookSecret, type Account } from '@evf/client';
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
-import { clientFor } from './client';
+import { clientFor, webhookSecrets } from './client';
 import { API_KEYS_URL, WEBHOOKS_SETTINGS_URL } from './config';
 import { mapErrors } from './errors';
 
-/** Test request GET /v1/account: proves the key works and gives the label its plan and credits. */
-const test = mapErrors(async (z: ZObject, bundle: Bundle): Promise<Account> => clientFor(z, bundle).getAccount());
+/**
+ * Test request GET /v1/account: proves the key works and gives the label its plan and credits. A
+ * mistyped signing secret is caught here too, not when the first completion message is refused.
+ */
+const test = mapErrors(async (z: ZObject, bundle: Bundle): Promise<Account> => {
+  for (const secret of webhookSecrets(bundle)) assertWebhookSecret(secret);
+  return clientFor(z, bundle).getAccount();
+});
 
 async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
   const { plan, credits } = bundle.inputData;

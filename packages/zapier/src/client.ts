@@ -1,6 +1,6 @@
 import { EmailVerificationClient, type Runtime } from '@evf/client';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { baseUrl, MAX_IN_STEP_WAIT_MS } from './config';
+import { baseUrl, MAX_IN_STEP_WAIT_MS, REQUEST_TIMEOUT_MS } from './config';
 import { zapierTransport } from './transport';
 
 /**
@@ -25,17 +25,37 @@ const runtime: Runtime = {
     }),
 };
 
-export interface ClientOptions {
-  timeoutMs?: number;
+/** True when the app talks to a sandbox on this machine (development and tests), never in production. */
+function isLocalSandbox(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
+  } catch {
+    return false;
+  }
 }
 
 /** The one place a client is made: the connection's key, the configured base URL, z.request underneath. */
-export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>, options: ClientOptions = {}): EmailVerificationClient {
+export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>): EmailVerificationClient {
+  const url = baseUrl();
   return new EmailVerificationClient({
-    apiKey: bundle.authData.api_key,
-    baseUrl: baseUrl(),
+    apiKey: bundle.authData?.api_key,
+    baseUrl: url,
     transport: zapierTransport(z),
     runtime,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    retry: { maxRetries: 2, maxDelayMs: MAX_IN_STEP_WAIT_MS, maxServerWaitMs: MAX_IN_STEP_WAIT_MS },
+    // A loopback http callback is only legitimate when the service itself is a local sandbox.
+    webhookUrl: { allowLoopbackHttp: isLocalSandbox(url) },
   });
+}
+
+/**
+ * The signing secrets held by the connection. Several may be pasted (separated by spaces or commas)
+ * while a secret is being rotated, so messages signed with either are accepted until the switch is done.
+ */
+export function webhookSecrets(bundle: Pick<Bundle, 'authData'>): string[] {
+  const raw = bundle.authData?.webhook_secret;
+  if (typeof raw !== 'string') return [];
+  return raw.split(/[\s,]+/).filter((s) => s !== '');
 }

@@ -12,6 +12,9 @@ export function baseUrl(): string {
 /** Zapier stops an action at 30 s; single verification may take the service 30 s, so give up before. */
 export const SINGLE_VERIFY_TIMEOUT_MS = 25_000;
 
+/** One read request's limit; with a retry it still fits a step. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
 /** Budget for a whole step's HTTP work (searches, polls, resume), inside Zapier's 30 s limit. */
 export const STEP_BUDGET_MS = 25_000;
 

@@ -1,9 +1,8 @@
 import { countByGroup, InputError, isJobStopped, preflightEmails, verifyWebhook } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
-import { clientFor } from '../client';
+import { clientFor, webhookSecrets } from '../client';
 import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
 import { mapErrors } from '../errors';
-import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields, jobOutputFields, preflightOutputFields, verifiedAddressOutputFields } from '../fields/outputs';
@@ -48,12 +47,13 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
  */
 const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
   const waiting = bundle.outputData as Waiting;
-  const secret = optionalString(bundle.authData.webhook_secret);
+  const secrets = webhookSecrets(bundle);
+  const secret = secrets.length > 0;
   if (secret) {
     const verified = verifyWebhook({
       rawBody: bundle.rawRequest?.content ?? '',
       headers: bundle.rawRequest?.headers ?? {},
-      secrets: secret,
+      secrets,
     });
     if (verified.jobId !== waiting.job_id) {
       throw new z.errors.Error(

@@ -1,0 +1,105 @@
+/**
+ * Failures below HTTP (no answer, dropped connection) against real sockets on loopback, since a mock
+ * cannot reproduce what node-fetch inside z.request really throws.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { TransportError } from '@evf/client';
+import { appTester, bundle, useBaseUrl, zapierError } from './helpers';
+import { zapierTransport } from '../src/transport';
+
+jest.mock('../src/config', () => ({ ...jest.requireActual('../src/config'), SINGLE_VERIFY_TIMEOUT_MS: 300 }));
+// eslint-disable-next-line import/first
+import App from '../src/index';
+
+type Behaviour = 'hang' | 'drop';
+let behaviour: Behaviour = 'hang';
+let requests = 0;
+const sockets = new Set<Socket>();
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests++;
+    if (process.env.DBG) console.log('req', req.method, req.url, behaviour);
+    if (behaviour === 'drop') req.socket.destroy();
+    // 'hang': never answer; the client's timeout must end the wait.
+    void res;
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  requests = 0;
+});
+useBaseUrl(() => base);
+
+it('the transport reports a request that got no answer in time as a timeout that may have been sent', async () => {
+  behaviour = 'hang';
+  const error = await appTester(async (z) => {
+    try {
+      await zapierTransport(z)({ method: 'GET', url: `${base}/v1/account`, headers: {}, timeoutMs: 200 });
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  });
+  expect(error).toBeInstanceOf(TransportError);
+  expect(error).toMatchObject({ kind: 'timeout', sent: 'unknown' });
+});
+
+it('the transport reports a refused connection as provably not sent', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const error = await appTester(async (z) => {
+    try {
+      await zapierTransport(z)({ method: 'POST', url: `http://127.0.0.1:${port}/api/v1/verify/bulk`, headers: {}, body: '{}', timeoutMs: 1000 });
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  });
+  expect(error).toMatchObject({ kind: 'connect', sent: false });
+});
+
+it('Verify Email Address turns its own timeout into an unknown result without claiming a refund', async () => {
+  behaviour = 'hang';
+  const out: any = await appTester(App.creates.verify_email.operation.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
+  expect(out).toMatchObject({ timed_out: true, group: 'risky', safe_to_send: false, credits_used: null });
+  expect(out.reason).toMatch(/may still have been verified/);
+  // A POST that may have reached the service is never sent twice.
+  expect(requests).toBe(1);
+});
+
+it('Verify Email Address fails the step on its own timeout when the user chose that', async () => {
+  behaviour = 'hang';
+  const error = await zapierError(appTester(App.creates.verify_email.operation.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
+  expect(error.message).toMatch(/No answer came back in time/);
+  expect(requests).toBe(1);
+});
+
+it('a bulk submission whose connection dropped halts (no auto-replay that could charge twice) and is not resent', async () => {
+  behaviour = 'drop';
+  const error = await zapierError(appTester(App.creates.submit_bulk.operation.perform, bundle({ emails: ['a@acme-corp.com'] })));
+  expect(error.name).toBe('HaltedError');
+  expect(error.message).toMatch(/before submitting it again/);
+  expect(requests).toBe(1);
+});
+
+it('a read whose connection dropped is retried, then reported as a connection problem', async () => {
+  behaviour = 'drop';
+  const error = await zapierError(appTester(App.searches.find_job.operation.perform, bundle({ job_id: 'job_x' })));
+  expect(error.message).toMatch(/Could not reach the email verification service/);
+  expect(requests).toBe(3);
+});
