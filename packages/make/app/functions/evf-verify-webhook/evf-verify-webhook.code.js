@@ -78,11 +78,11 @@ function evfVerifyWebhook(headers, body, secrets, now, toleranceSeconds) {
 	var keys = String(secrets === undefined || secrets === null ? '' : secrets).split(/[\s,]+/).filter(Boolean);
 	if (keys.length === 0) return 'no_secret';
 	var sig = header('x-service-signature');
-	if (sig === undefined || sig.trim() === '') return 'missing_signature';
+	if (sig === undefined) return 'missing_signature';
 	var candidates = sig.split(',').map(function (s) { return s.trim(); }).filter(function (s) { return s.indexOf('v1=') === 0; });
 	if (candidates.length === 0 || !candidates.every(function (s) { return /^v1=[0-9a-f]{64}$/.test(s); })) return 'malformed_signature';
 	var ts = header('x-service-timestamp');
-	if (ts === undefined || ts.trim() === '') return 'missing_timestamp';
+	if (ts === undefined) return 'missing_timestamp';
 	ts = ts.trim();
 	if (!/^\d{1,12}$/.test(ts)) return 'malformed_timestamp';
 	var nowMs = new Date(now === undefined || now === null ? Date.now() : now).getTime();

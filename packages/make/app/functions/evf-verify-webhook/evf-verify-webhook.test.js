@@ -36,7 +36,10 @@ it('refuses missing or malformed headers, upper-case hex and a missing secret', 
 	assert.strictEqual(evfVerifyWebhook({ 'x-service-timestamp': ts }, body, 'whsec_test_secret', now), 'missing_signature');
 	assert.strictEqual(evfVerifyWebhook(headers(good.toUpperCase().replace('V1=', 'v1=')), body, 'whsec_test_secret', now), 'malformed_signature');
 	assert.strictEqual(evfVerifyWebhook(headers('sha256=abc'), body, 'whsec_test_secret', now), 'malformed_signature');
-	assert.strictEqual(evfVerifyWebhook(headers(good, ''), body, 'whsec_test_secret', now), 'missing_timestamp');
+	assert.strictEqual(evfVerifyWebhook({ 'x-service-signature': good }, body, 'whsec_test_secret', now), 'missing_timestamp');
+	// Present but empty is malformed, not missing (the shared vectors' rule).
+	assert.strictEqual(evfVerifyWebhook(headers('', ts), body, 'whsec_test_secret', now), 'malformed_signature');
+	assert.strictEqual(evfVerifyWebhook(headers(good, ''), body, 'whsec_test_secret', now), 'malformed_timestamp');
 	assert.strictEqual(evfVerifyWebhook(headers(good, '17e8'), body, 'whsec_test_secret', now), 'malformed_timestamp');
 	assert.strictEqual(evfVerifyWebhook(headers(good), body, '', now), 'no_secret');
 });
