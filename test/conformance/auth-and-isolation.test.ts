@@ -31,20 +31,23 @@ describe('sandbox conformance: authentication, keys and account isolation', () =
     ['DELETE', '/v1/keys/key_x', undefined],
   ];
 
-  test.each(ENDPOINTS)('%s %s: 401 with a JSON error for a missing, malformed or unknown key, nothing charged', async (method, path, body) => {
-    const before = sb.ledger('acct_a');
-    for (const [key, code] of [
-      [null, 'missing_api_key'],
-      ['not-a-key', 'malformed_api_key'],
-      ['evf_unknownkey0000000000', 'invalid_api_key'],
-    ] as const) {
-      const r = await call(method, path, { key, body });
-      expect(r.status).toBe(401);
-      expect(r.body.error.code).toBe(code);
-      expect(typeof r.body.error.message).toBe('string');
-    }
-    expect(sb.ledger('acct_a')).toEqual(before);
-  });
+  test.each(ENDPOINTS)(
+    '%s %s: 401 with a JSON error for a missing, malformed or unknown key, nothing charged',
+    async (method, path, body) => {
+      const before = sb.ledger('acct_a');
+      for (const [key, code] of [
+        [null, 'missing_api_key'],
+        ['not-a-key', 'malformed_api_key'],
+        ['evf_unknownkey0000000000', 'invalid_api_key'],
+      ] as const) {
+        const r = await call(method, path, { key, body });
+        expect(r.status).toBe(401);
+        expect(r.body.error.code).toBe(code);
+        expect(typeof r.body.error.message).toBe('string');
+      }
+      expect(sb.ledger('acct_a')).toEqual(before);
+    },
+  );
 
   test('an account without a plan or top-up has no API access (403)', async () => {
     const r = await call('GET', '/v1/account/credits', { key: sb.credentials('acct_free').apiKey });
@@ -63,7 +66,10 @@ describe('sandbox conformance: authentication, keys and account isolation', () =
   });
 
   test("another account's job is 404, and it is absent from the other account's list", async () => {
-    const sub = await call('POST', '/v1/verify/bulk', { key: other.apiKey, body: { emails: ['valid1@example.com', 'valid2@example.com'] } });
+    const sub = await call('POST', '/v1/verify/bulk', {
+      key: other.apiKey,
+      body: { emails: ['valid1@example.com', 'valid2@example.com'] },
+    });
     expect(sub.status).toBe(202);
     const jobId = sub.body.job_id;
     await waitTerminal(call, jobId, other.apiKey);
@@ -89,7 +95,7 @@ describe('sandbox conformance: authentication, keys and account isolation', () =
     expect(sb.apiKeys('acct_a').map((k) => k.revoked)).toEqual([true, false]);
   });
 
-  test('DELETE /v1/keys/{key_id}: 404 for an unknown key and for another account\'s key', async () => {
+  test("DELETE /v1/keys/{key_id}: 404 for an unknown key and for another account's key", async () => {
     const key = sb.credentials('acct_b').apiKey;
     expect((await call('DELETE', '/v1/keys/key_nope', { key })).status).toBe(404);
     expect((await call('DELETE', '/v1/keys/key_a2', { key })).status).toBe(404);

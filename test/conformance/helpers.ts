@@ -23,7 +23,11 @@ export interface CallOptions {
 }
 
 export function client(sb: Sandbox) {
-  return async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<RawResponse<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    opts: CallOptions = {},
+  ): Promise<RawResponse<T>> {
     const url = new URL(sb.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {};
@@ -41,7 +45,9 @@ export function client(sb: Sandbox) {
     if (findOperation(method, path)) {
       const verdict = validateResponse(method, path, res.status, body, responseHeaders);
       if (!verdict.valid) {
-        throw new Error(`${method} ${path} -> ${res.status} breaks the contract:\n  ${verdict.errors.join('\n  ')}\nbody: ${text.slice(0, 500)}`);
+        throw new Error(
+          `${method} ${path} -> ${res.status} breaks the contract:\n  ${verdict.errors.join('\n  ')}\nbody: ${text.slice(0, 500)}`,
+        );
       }
     }
     return { status: res.status, headers: responseHeaders, body, text };
@@ -52,7 +58,10 @@ export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000, queueDelayMs: 200, ...options });
 }
 
-export async function eventually<T>(probe: () => Promise<T | undefined | false>, { timeoutMs = 10_000, everyMs = 10 } = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false>,
+  { timeoutMs = 10_000, everyMs = 10 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
