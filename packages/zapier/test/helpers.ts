@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { createAppTester, type Bundle } from 'zapier-platform-core';
+import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
 import { validateResponse } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import App from '../src/index';
@@ -12,7 +12,36 @@ export const SECRET = 'whsec_zapier_unit_secret_9d4f1a';
 export const appTester = createAppTester(App);
 export { App };
 
-type AnyBundle = Partial<Omit<Bundle, 'meta'>> & { meta?: Partial<Bundle['meta']> };
+export type AnyBundle = Partial<Omit<Bundle, 'meta'>> & { meta?: Partial<Bundle['meta']> };
+
+/** A perform-like function of the app, as the tests call it (the app's types allow request objects too). */
+export type Step = (z: ZObject, bundle: Bundle<any>) => unknown;
+
+function callable(value: unknown, where: string): Step {
+  if (typeof value !== 'function') throw new Error(`${where} is not a function`);
+  return value as Step;
+}
+
+/** Every function of the app definition that the tests run. */
+export const steps = {
+  authTest: callable(App.authentication?.test, 'authentication.test'),
+  connectionLabel: callable(App.authentication?.connectionLabel, 'authentication.connectionLabel'),
+  verify: callable(App.creates.verify_email.operation.perform, 'verify_email.perform'),
+  bulk: callable(App.creates.submit_bulk.operation.perform, 'submit_bulk.perform'),
+  wait: callable(App.creates.verify_list_and_wait.operation.perform, 'verify_list_and_wait.perform'),
+  resume: callable(App.creates.verify_list_and_wait.operation.performResume, 'verify_list_and_wait.performResume'),
+  revoke: callable(App.creates.revoke_api_key.operation.perform, 'revoke_api_key.perform'),
+  findJob: callable(App.searches.find_job.operation.perform, 'find_job.perform'),
+  results: callable(App.searches.get_job_results.operation.perform, 'get_job_results.perform'),
+  credits: callable(App.searches.get_credit_balance.operation.perform, 'get_credit_balance.perform'),
+  finished: callable((App.triggers.job_finished.operation as { perform?: unknown }).perform, 'job_finished.perform'),
+  recent: callable((App.triggers.recent_jobs.operation as { perform?: unknown }).perform, 'recent_jobs.perform'),
+};
+
+/** Runs one app function through Zapier's app tester (middleware, z object, error handling). */
+export function run(step: Step, b: AnyBundle = {}): Promise<any> {
+  return appTester(step as (z: ZObject, bundle: Bundle) => unknown, b as Parameters<typeof appTester>[1]);
+}
 
 /** A bundle with the test connection; pieces given here override it. */
 export function bundle(inputData: Record<string, unknown> = {}, extra: AnyBundle = {}): AnyBundle {

@@ -5,12 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TransportError } from '@evf/client';
-import { appTester, bundle, useBaseUrl, zapierError } from './helpers';
+import { appTester, bundle, run, steps, useBaseUrl, zapierError } from './helpers';
 import { zapierTransport } from '../src/transport';
 
 jest.mock('../src/config', () => ({ ...jest.requireActual('../src/config'), SINGLE_VERIFY_TIMEOUT_MS: 300 }));
-// eslint-disable-next-line import/first
-import App from '../src/index';
 
 type Behaviour = 'hang' | 'drop';
 let behaviour: Behaviour = 'hang';
@@ -75,7 +73,7 @@ it('the transport reports a refused connection as provably not sent', async () =
 
 it('Verify Email Address turns its own timeout into an unknown result without claiming a refund', async () => {
   behaviour = 'hang';
-  const out: any = await appTester(App.creates.verify_email.operation.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
+  const out: any = await run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
   expect(out).toMatchObject({ timed_out: true, group: 'risky', safe_to_send: false, credits_used: null });
   expect(out.reason).toMatch(/may still have been verified/);
   // A POST that may have reached the service is never sent twice.
@@ -84,14 +82,14 @@ it('Verify Email Address turns its own timeout into an unknown result without cl
 
 it('Verify Email Address fails the step on its own timeout when the user chose that', async () => {
   behaviour = 'hang';
-  const error = await zapierError(appTester(App.creates.verify_email.operation.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
+  const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
   expect(error.message).toMatch(/No answer came back in time/);
   expect(requests).toBe(1);
 });
 
 it('a bulk submission whose connection dropped halts (no auto-replay that could charge twice) and is not resent', async () => {
   behaviour = 'drop';
-  const error = await zapierError(appTester(App.creates.submit_bulk.operation.perform, bundle({ emails: ['a@acme-corp.com'] })));
+  const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
   expect(error.name).toBe('HaltedError');
   expect(error.message).toMatch(/before submitting it again/);
   expect(requests).toBe(1);
@@ -99,7 +97,7 @@ it('a bulk submission whose connection dropped halts (no auto-replay that could 
 
 it('a read whose connection dropped is retried, then reported as a connection problem', async () => {
   behaviour = 'drop';
-  const error = await zapierError(appTester(App.searches.find_job.operation.perform, bundle({ job_id: 'job_x' })));
+  const error = await zapierError(run(steps.findJob, bundle({ job_id: 'job_x' })));
   expect(error.message).toMatch(/Could not reach the email verification service/);
   expect(requests).toBe(3);
 });

@@ -1,18 +1,7 @@
 import { assertMatches } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
-import { api, App, appTester, BASE, bundle, expectNoSecrets, KEY, replyWith, useBaseUrl, useNock, zapierError } from './helpers';
+import { api, BASE, run, steps, bundle, expectNoSecrets, KEY, replyWith, useBaseUrl, useNock, zapierError } from './helpers';
 
-const ops = {
-  verify: App.creates.verify_email.operation,
-  bulk: App.creates.submit_bulk.operation,
-  wait: App.creates.verify_list_and_wait.operation,
-  revoke: App.creates.revoke_api_key.operation,
-  findJob: App.searches.find_job.operation,
-  results: App.searches.get_job_results.operation,
-  credits: App.searches.get_credit_balance.operation,
-  finished: App.triggers.job_finished.operation,
-  recent: App.triggers.recent_jobs.operation,
-};
 
 useBaseUrl(() => BASE);
 useNock();
@@ -20,21 +9,21 @@ useNock();
 describe('authentication', () => {
   it('tests the key with GET /v1/account and labels the connection with plan and credits', async () => {
     replyWith(api().get('/v1/account'), 'account.200');
-    const account = await appTester(App.authentication.test, bundle());
+    const account = await run(steps.authTest, bundle());
     assertMatches('Account', account);
-    const label = await appTester(App.authentication.connectionLabel as any, { ...bundle(), inputData: account as Record<string, unknown> });
+    const label = await run(steps.connectionLabel, { ...bundle(), inputData: account as Record<string, unknown> });
     expect(label).toBe('growth plan, 48,200 credits');
   });
 
   it('asks the user to reconnect on 401', async () => {
     replyWith(api().get('/v1/account'), 'error.401');
-    const error = await zapierError(appTester(App.authentication.test, bundle()));
+    const error = await zapierError(run(steps.authTest, bundle()));
     expect(error.name).toBe('ExpiredAuthError');
     expect(error.message).toMatch(/Profile, then API/);
   });
 
   it('refuses a signing secret without the whsec_ prefix before any request', async () => {
-    const error = await zapierError(appTester(App.authentication.test, { authData: { api_key: KEY, webhook_secret: 'not-a-secret' } }));
+    const error = await zapierError(run(steps.authTest, { authData: { api_key: KEY, webhook_secret: 'not-a-secret' } }));
     expect(error.message).toMatch(/whsec_/);
   });
 });
@@ -42,7 +31,7 @@ describe('authentication', () => {
 describe('Verify Email Address', () => {
   it('returns every field plus category, group and safe_to_send', async () => {
     const scope = replyWith(api().post('/v1/verify/single', { email: 'valid.anna@acme-corp.com', check_smtp: false }), 'verify-single.200');
-    const out: any = await appTester(ops.verify.perform, bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false', on_timeout: 'unknown' }));
+    const out: any = await run(steps.verify, bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false', on_timeout: 'unknown' }));
     expect(scope.isDone()).toBe(true);
     const fx = loadFixture<any>('verify-single.200').body;
     expect(out).toMatchObject({ ...fx, category: 'Valid', group: 'safe_to_send', safe_to_send: true, timed_out: false });
@@ -51,13 +40,13 @@ describe('Verify Email Address', () => {
 
   it('maps a catch-all answer by details, not by status', async () => {
     replyWith(api().post('/v1/verify/single'), 'verify-single.catch-all.200');
-    const out: any = await appTester(ops.verify.perform, bundle({ email: 'catchall.x@acme-corp.com' }));
+    const out: any = await run(steps.verify, bundle({ email: 'catchall.x@acme-corp.com' }));
     expect(out).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false });
   });
 
   it('turns a 408 into an unknown result when the user chose that', async () => {
     replyWith(api().post('/v1/verify/single'), 'verify-single.408');
-    const out: any = await appTester(ops.verify.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
+    const out: any = await run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
     expect(out).toMatchObject({
       email: 'slow@acme-corp.com',
       timed_out: true,
@@ -71,13 +60,13 @@ describe('Verify Email Address', () => {
 
   it('fails the step on a 408 when the user chose that', async () => {
     replyWith(api().post('/v1/verify/single'), 'verify-single.408');
-    const error = await zapierError(appTester(ops.verify.perform, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
+    const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
     expect(error.message).toMatch(/30 seconds/);
   });
 
   it('halts (does not error) when out of credits', async () => {
     replyWith(api().post('/v1/verify/single'), 'error.402', undefined, {});
-    const error = await zapierError(appTester(ops.verify.perform, bundle({ email: 'a@acme-corp.com' })));
+    const error = await zapierError(run(steps.verify, bundle({ email: 'a@acme-corp.com' })));
     expect(error.name).toBe('HaltedError');
     expect(error.message).toMatch(/credits/);
   });
@@ -95,8 +84,8 @@ describe('Submit Bulk Verification', () => {
       'verify-bulk.202',
       (b) => ({ ...b, total_emails: 2, credits_used: 2 }),
     );
-    const out: any = await appTester(
-      ops.bulk.perform,
+    const out: any = await run(
+      steps.bulk,
       bundle({ emails: ['a@acme-corp.com', 'not-an-email', 'A@acme-corp.com'], emails_text: 'b@acme-corp.com', name: 'Leads', priority: 'high', check_smtp: true }),
     );
     expect(scope.isDone()).toBe(true);
@@ -118,7 +107,7 @@ describe('Submit Bulk Verification', () => {
   it('accepts a pasted text blob alone', async () => {
     let sent: any;
     replyWith(api().post('/v1/verify/bulk', (b) => ((sent = b), true)), 'verify-bulk.202');
-    await appTester(ops.bulk.perform, bundle({ emails_text: 'a@acme-corp.com, b@acme-corp.com\nc@acme-corp.com;d@acme-corp.com' }));
+    await run(steps.bulk, bundle({ emails_text: 'a@acme-corp.com, b@acme-corp.com\nc@acme-corp.com;d@acme-corp.com' }));
     expect(sent.emails).toEqual(['a@acme-corp.com', 'b@acme-corp.com', 'c@acme-corp.com', 'd@acme-corp.com']);
   });
 
@@ -134,7 +123,7 @@ describe('Submit Bulk Verification', () => {
         n++;
         return [202, JSON.stringify({ ...fx.body, job_id: `job_part_${n}`, total_emails: sizes[n - 1], credits_used: sizes[n - 1] }), fx.headers];
       });
-    const out: any = await appTester(ops.bulk.perform, bundle({ emails }));
+    const out: any = await run(steps.bulk, bundle({ emails }));
     expect(sizes).toEqual([50_000, 1]);
     expect(out).toMatchObject({ job_ids: ['job_part_1', 'job_part_2'], job_count: 2, total_emails: 50_001, credits_used: 50_001 });
   });
@@ -150,14 +139,14 @@ describe('Submit Bulk Verification', () => {
     }));
     let second: any;
     replyWith(api().post('/v1/verify/bulk', (b) => ((second = b), true)), 'verify-bulk.202');
-    const out: any = await appTester(ops.bulk.perform, bundle({ emails }));
+    const out: any = await run(steps.bulk, bundle({ emails }));
     expect(second.emails).toEqual(['one@acme-corp.com', 'three@acme-corp.com']);
     expect(out.rejected_by_service).toEqual([{ email: refused, reason: 'refused' }]);
   });
 
   it('throttles with the delay from X-RateLimit-Reset (delta seconds)', async () => {
     replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': '120' });
-    const error = await zapierError(appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] })));
+    const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
     expect(error.name).toBe('ThrottledError');
     expect(error.delay).toBe(120);
   });
@@ -165,14 +154,14 @@ describe('Submit Bulk Verification', () => {
   it('throttles with the delay from X-RateLimit-Reset (epoch seconds and HTTP date)', async () => {
     const epoch = String(Math.floor(Date.now() / 1000) + 600);
     replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': epoch });
-    const first = await zapierError(appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] })));
+    const first = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
     expect(first.name).toBe('ThrottledError');
     expect(first.delay).toBeGreaterThanOrEqual(595);
     expect(first.delay).toBeLessThanOrEqual(601);
 
     const date = new Date(Date.now() + 300_000).toUTCString();
     replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': date });
-    const second = await zapierError(appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] })));
+    const second = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
     expect(second.delay).toBeGreaterThanOrEqual(295);
     expect(second.delay).toBeLessThanOrEqual(301);
   });
@@ -181,21 +170,21 @@ describe('Submit Bulk Verification', () => {
     replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': '1' });
     replyWith(api().post('/v1/verify/bulk'), 'verify-bulk.202');
     const started = Date.now();
-    const out: any = await appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] }));
+    const out: any = await run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(out.job_count).toBe(1);
   });
 
   it('throttles on 503 with the delay from Retry-After', async () => {
     replyWith(api().post('/v1/verify/bulk'), 'error.503');
-    const error = await zapierError(appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] })));
+    const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
     expect(error.name).toBe('ThrottledError');
     expect(error.delay).toBe(120);
   });
 
   it('gives the readable 422 reason when the service refuses the webhook or name', async () => {
     replyWith(api().post('/v1/verify/bulk'), 'verify-bulk.422-webhook-url');
-    const error = await zapierError(appTester(ops.bulk.perform, bundle({ emails: ['a@acme-corp.com'] })));
+    const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
     expect(error.name).toBe('AppError');
     expect(error.status).toBe(422);
     expect(error.message).toMatch(/refused the request: .+\. Nothing was charged/);
@@ -206,7 +195,7 @@ describe('Submit Bulk Verification', () => {
 describe('Find Bulk Job', () => {
   it('returns the job with progress, verdicts and buckets', async () => {
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
-    const out: any = await appTester(ops.findJob.perform, bundle({ job_id: 'job_7f3c2a9e41b84d05' }));
+    const out: any = await run(steps.findJob, bundle({ job_id: 'job_7f3c2a9e41b84d05' }));
     expect(out).toHaveLength(1);
     assertMatches('Job', out[0]);
     expect(out[0].buckets).toEqual(loadFixture<any>('job.completed.200').body.buckets);
@@ -214,7 +203,7 @@ describe('Find Bulk Job', () => {
 
   it('returns nothing (not an error) for an unknown job', async () => {
     api().get('/v1/jobs/job_nope').reply(404, { error: { code: 'not_found', message: 'No such job.' } });
-    const out = await appTester(ops.findJob.perform, bundle({ job_id: 'job_nope' }));
+    const out = await run(steps.findJob, bundle({ job_id: 'job_nope' }));
     expect(out).toEqual([]);
   });
 });
@@ -228,7 +217,7 @@ describe('Get Bulk Job Results', () => {
 
   it('reads every page and returns categorized line items with group counts', async () => {
     mockResults();
-    const [out]: any = await appTester(ops.results.perform, bundle({ job_id: 'job_7f3c2a9e41b84d05' }));
+    const [out]: any = await run(steps.results, bundle({ job_id: 'job_7f3c2a9e41b84d05' }));
     const rows = [...loadFixture<any>('results.page1.200').body.results, ...loadFixture<any>('results.page2.200').body.results];
     expect(out.results.map((r: any) => r.email)).toEqual(rows.map((r) => r.email));
     expect(out.returned_rows).toBe(8);
@@ -246,7 +235,7 @@ describe('Get Bulk Job Results', () => {
 
   it('filters by group using the shared mapping', async () => {
     mockResults();
-    const [out]: any = await appTester(ops.results.perform, bundle({ job_id: 'job_7f3c2a9e41b84d05', group: 'invalid' }));
+    const [out]: any = await run(steps.results, bundle({ job_id: 'job_7f3c2a9e41b84d05', group: 'invalid' }));
     expect(out.results.length).toBeGreaterThan(0);
     expect(out.results.every((r: any) => r.group === 'invalid')).toBe(true);
     expect(out.rows_read).toBe(8);
@@ -257,7 +246,7 @@ describe('Get Bulk Job Results', () => {
 describe('Get Credit Balance', () => {
   it('returns the balance', async () => {
     replyWith(api().get('/v1/account/credits'), 'credits.200');
-    const out: any = await appTester(ops.credits.perform, bundle());
+    const out: any = await run(steps.credits, bundle());
     expect(out).toHaveLength(1);
     assertMatches('CreditBalance', out[0]);
   });
@@ -266,13 +255,13 @@ describe('Get Credit Balance', () => {
 describe('Revoke API Key', () => {
   it('revokes with DELETE /v1/keys/{key_id}', async () => {
     replyWith(api().delete('/v1/keys/key_5d1e8b'), 'revoke-key.204');
-    const out = await appTester(ops.revoke.perform, bundle({ key_id: 'key_5d1e8b' }));
+    const out = await run(steps.revoke, bundle({ key_id: 'key_5d1e8b' }));
     expect(out).toMatchObject({ key_id: 'key_5d1e8b', revoked: true, result: 'revoked' });
   });
 
   it('answers a 404 with a clear not-found result', async () => {
     replyWith(api().delete('/v1/keys/key_missing'), 'revoke-key.404');
-    const out: any = await appTester(ops.revoke.perform, bundle({ key_id: 'key_missing' }));
+    const out: any = await run(steps.revoke, bundle({ key_id: 'key_missing' }));
     expect(out).toMatchObject({ key_id: 'key_missing', revoked: false, result: 'not_found' });
     expect(out.message).toMatch(/not found/);
   });
@@ -284,7 +273,7 @@ describe('Bulk Job Finished trigger', () => {
     replyWith(api().get('/v1/jobs/job_c41d0b7e9a2f6318'), 'job.failed.200');
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     replyWith(api().get('/v1/jobs/job_0b8e5d2c7a194f60'), 'job.completed.200', (b) => ({ ...b, job_id: 'job_0b8e5d2c7a194f60' }));
-    const out: any = await appTester(ops.finished.perform, bundle());
+    const out: any = await run(steps.finished, bundle());
     expect(out.map((j: any) => j.id)).toEqual(['job_c41d0b7e9a2f6318', 'job_7f3c2a9e41b84d05', 'job_0b8e5d2c7a194f60']);
     for (const job of out) {
       expect(job.id).toBe(job.job_id);
@@ -300,7 +289,7 @@ describe('Bulk Job Finished trigger', () => {
       jobs: b.jobs.map((j: any, i: number) => (i === 0 ? { ...j, status: 'processing' } : i === 2 ? { ...j, status: 'queued' } : j)),
     }));
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
-    const out: any = await appTester(ops.finished.perform, bundle());
+    const out: any = await run(steps.finished, bundle());
     expect(out.map((j: any) => j.id)).toEqual(['job_7f3c2a9e41b84d05']);
   });
 });
@@ -309,7 +298,7 @@ describe('Recent jobs (hidden dropdown trigger)', () => {
   it('pages with offset = page * page size and labels each job', async () => {
     let query: any;
     replyWith(api().get('/v1/jobs').query((q) => ((query = q), true)), 'jobs-list.200');
-    const out: any = await appTester(ops.recent.perform, bundle({}, { meta: { page: 2 } }));
+    const out: any = await run(steps.recent, bundle({}, { meta: { page: 2 } }));
     expect(query).toEqual({ limit: '50', offset: '100' });
     expect(out[0]).toMatchObject({ id: 'job_c41d0b7e9a2f6318' });
     expect(out[0].label).toMatch(/Jan 15, 2026.*8 addresses · failed/);
