@@ -13,6 +13,9 @@ export type Resolver = (host: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+/** Real milliseconds: the least time a receiver gets to answer, whatever the time scale. */
+const ACK_TIMEOUT_FLOOR_MS = 250;
+
 export type DeliveryOutcome = 'acknowledged' | 'rejected' | 'timeout' | 'network_error' | 'refused_url' | 'injected_failure';
 
 /** One delivery attempt, as logged for tests (no secrets, no signature, no URL path). */
@@ -153,7 +156,8 @@ export class WebhookDispatcher {
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
     };
-    const timeoutMs = this.opts.clock.scaled(this.opts.ackTimeoutMs ?? LIMITS.webhookAckTimeoutMs);
+    // A real HTTP round trip cannot be scaled down, so the scaled 10 s never drops below a floor.
+    const timeoutMs = Math.max(ACK_TIMEOUT_FLOOR_MS, this.opts.clock.scaled(this.opts.ackTimeoutMs ?? LIMITS.webhookAckTimeoutMs));
     const transport = target.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;
