@@ -68,6 +68,15 @@ describe('shared webhook vectors through the Make webhook component', () => {
     expect(out.status).toBe(200);
   });
 
+  it('a secret set on the webhook itself is used when the connection has none', () => {
+    const v = vectors.find((x) => x.expect === 'accept')!;
+    const noSecret = { apiKey: 'evf_unused', baseUrl: 'https://api.example.invalid/api' };
+    const out = receiveWebhook('jobFinished', { headers: v.headers, rawBody: v.rawBody }, noSecret, new Date(v.now * 1000), { signingSecret: v.secrets.join(',') });
+    expect(out.status).toBe(200);
+    const wrong = receiveWebhook('jobFinished', { headers: v.headers, rawBody: v.rawBody }, noSecret, new Date(v.now * 1000), { signingSecret: 'whsec_wrong' });
+    expect(wrong.status).toBe(401);
+  });
+
   it('without a signing secret in the connection every delivery is refused', () => {
     const v = vectors.find((x) => x.expect === 'accept')!;
     const out = receiveWebhook('jobFinished', { headers: v.headers, rawBody: v.rawBody }, { apiKey: 'evf_unused', baseUrl: 'https://api.example.invalid/api' }, new Date(v.now * 1000));

@@ -279,7 +279,13 @@ export interface WebhookOutcome {
  * Runs the webhook component on one delivery. Make parses a JSON body before IML sees it, and
  * lower-cases header names (Node's HTTP server does); the raw bytes are not available.
  */
-export function receiveWebhook(id: string, req: WebhookRequest, connection: MakeConnection, now = new Date()): WebhookOutcome {
+export function receiveWebhook(
+  id: string,
+  req: WebhookRequest,
+  connection: MakeConnection,
+  now = new Date(),
+  webhookParams: Record<string, unknown> = {},
+): WebhookOutcome {
   const d = readJsonc(codeFile('webhook', id, 'communication')) as unknown as {
     respond?: { status?: unknown; body?: unknown };
     condition?: unknown;
@@ -293,7 +299,8 @@ export function receiveWebhook(id: string, req: WebhookRequest, connection: Make
   }
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
   const conn = connectionParams({ ...connection });
-  const s = scope({ body, headers, query: {}, method: req.method ?? 'POST', connection: conn, parameters: {}, now, temp: {}, common: {} });
+  const parameters = validateParameters(asSpecs(readJsonc(codeFile('webhook', id, 'params'))), webhookParams);
+  const s = scope({ body, headers, query: {}, method: req.method ?? 'POST', connection: conn, parameters, now, temp: {}, common: {} });
   const status = Number(evaluate(d.respond?.status ?? 200, s));
   const responseBody = evaluate(d.respond?.body, s);
   const accepted = d.condition === undefined ? true : evaluate(d.condition, s) === true;
