@@ -1,0 +1,119 @@
+/**
+ * Every shared webhook test vector through "Verify List and Wait for Results" performResume, the way
+ * Zapier delivers a callback (headers prefixed with Http-, raw body in rawRequest.content): good ones
+ * are accepted and lead to the results being read; bad ones are refused before any request is made.
+ */
+import vectors from '@evf/contract/test-vectors/webhook-vectors.json';
+import { api, BASE, bundle, expectNoSecrets, replyWith, requestCounter, run, steps, useBaseUrl, useNock, zapierError } from './helpers';
+
+interface Vector {
+  name: string;
+  secrets: string[];
+  headers: Record<string, string>;
+  rawBody: string;
+  now: number;
+  expect: 'accept' | 'reject';
+  reason?: string;
+}
+
+const FALLBACK_JOB = 'job_7f3c2a9e41b84d05';
+
+/** Zapier's callback headers: each name capitalised per word and prefixed with "Http-". */
+function asZapierHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const capitalised = name
+      .split('-')
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
+      .join('-');
+    out[`Http-${capitalised}`] = value;
+  }
+  return out;
+}
+
+function jobIdOf(v: Vector): string {
+  try {
+    const parsed = JSON.parse(v.rawBody) as { job_id?: unknown };
+    return typeof parsed.job_id === 'string' ? parsed.job_id : FALLBACK_JOB;
+  } catch {
+    return FALLBACK_JOB;
+  }
+}
+
+function resumeBundle(v: Vector, jobId = jobIdOf(v)) {
+  return bundle(
+    { emails: ['a@acme-corp.com'] },
+    {
+      authData: { api_key: bundle().authData!.api_key!, webhook_secret: v.secrets.join(' ') },
+      outputData: { job_id: jobId, waiting_for_callback: true, received: 1, unique_count: 1, duplicates_removed: 0, malformed_removed: 0, malformed: [], duplicates: [] },
+      rawRequest: { method: 'POST', headers: asZapierHeaders(v.headers), content: v.rawBody, querystring: '' },
+    },
+  );
+}
+
+function mockJobAndResults(jobId: string, failed: boolean): void {
+  replyWith(api().get(`/v1/jobs/${jobId}`), failed ? 'job.failed.200' : 'job.completed.200', (b) => ({ ...b, job_id: jobId }));
+  replyWith(api().get(`/v1/jobs/${jobId}/results`).query((q) => q.page === '1'), 'results.page1.200', (b) => ({
+    ...b,
+    job_id: jobId,
+    status: failed ? 'failed' : 'completed',
+    has_more: false,
+  }));
+}
+
+useBaseUrl(() => BASE);
+useNock();
+afterEach(() => jest.restoreAllMocks());
+
+const all = vectors as Vector[];
+
+it('covers the whole vector file', () => {
+  expect(all.length).toBeGreaterThanOrEqual(30);
+  expect(all.some((v) => v.expect === 'accept')).toBe(true);
+  expect(all.some((v) => v.expect === 'reject')).toBe(true);
+});
+
+describe.each(all.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as const))('accepts %s', (_name, v) => {
+  it('verifies, then reads the job and its results', async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
+    const jobId = jobIdOf(v);
+    const failed = v.rawBody.includes('"job.failed"');
+    mockJobAndResults(jobId, failed);
+    const out = await run(steps.resume, resumeBundle(v));
+    expect(out).toMatchObject({ job_id: jobId, status: failed ? 'failed' : 'completed', returned_rows: 5, truncated: false });
+    expect(out.results).toHaveLength(5);
+    expect(out.counts.safe_to_send + out.counts.risky + out.counts.invalid).toBe(5);
+    expectNoSecrets(out, [...v.secrets]);
+  });
+});
+
+describe.each(all.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as const))('rejects %s', (_name, v) => {
+  it('before any request, with the reason and without the secret', async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
+    const counter = requestCounter();
+    const error = await zapierError(run(steps.resume, resumeBundle(v)));
+    expect(counter.count()).toBe(0);
+    expect(error.code).toBe(`webhook_${v.reason}`);
+    expect(error.status).toBe(401);
+    expectNoSecrets(error, [...v.secrets]);
+  });
+});
+
+it('rejects a genuine message for another job than the one this step waits for', async () => {
+  const v = all.find((x) => x.name === 'valid_completed')!;
+  jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
+  const counter = requestCounter();
+  const error = await zapierError(run(steps.resume, resumeBundle(v, 'job_someone_else')));
+  expect(error.code).toBe('webhook_job_mismatch');
+  expect(counter.count()).toBe(0);
+});
+
+it('without a secret, trusts nothing in the message: a job that is still running means the message was not real', async () => {
+  const v = all.find((x) => x.name === 'valid_completed')!;
+  const b = resumeBundle(v);
+  b.authData = { api_key: b.authData!.api_key! };
+  replyWith(api().get(`/v1/jobs/${jobIdOf(v)}`), 'job.processing.200', (body) => ({ ...body, job_id: jobIdOf(v) }));
+  const error = await zapierError(run(steps.resume, b));
+  expect(error.code).toBe('webhook_job_not_finished');
+  expect(error.message).toMatch(/signing secret/);
+});
