@@ -279,7 +279,10 @@ describe('sandbox conformance: bulk submission rules, jobs and result pages', ()
           25,
       );
       expect((await c2('GET', '/v1/jobs', { query: { status: 'queued' } })).body.jobs).toEqual([]);
-      for (const q of [{ limit: 101 }, { limit: 0 }, { offset: -1 }, { status: 'done' }]) {
+      for (const q of [{ limit: 101 }, { limit: 0 }, { offset: -1 }, { status: 'done' }] as Record<
+        string,
+        string | number
+      >[]) {
         const r = await c2('GET', '/v1/jobs', { query: q });
         expect(r.status).toBe(422);
       }

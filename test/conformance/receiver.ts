@@ -18,7 +18,12 @@ export async function startReceiver(answer: (n: number) => number | 'hang' = () 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now(), path: req.url ?? '' });
+      received.push({
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+        path: req.url ?? '',
+      });
       const a = answer(received.length);
       if (a === 'hang') return;
       if (a >= 300 && a < 400) res.setHeader('Location', `http://127.0.0.1:${port}/redirected`);

@@ -18,7 +18,12 @@ describe('sandbox conformance: job webhooks', () => {
   test('one signed message per job at finish, with the spec headers and body; results_url reads the rows', async () => {
     const rx = await startReceiver();
     try {
-      const emails = ['valid1@example.com', 'unknown1@example.com', 'catchall1@example.com', 'VALID1@example.com'];
+      const emails = [
+        'valid1@example.com',
+        'unknown1@example.com',
+        'catchall1@example.com',
+        'VALID1@example.com',
+      ];
       const sub = await call('POST', '/v1/verify/bulk', { body: { emails, webhook_url: rx.url } });
       expect(sub.status).toBe(202);
       const job = await waitTerminal(call, sub.body.job_id);
@@ -33,7 +38,11 @@ describe('sandbox conformance: job webhooks', () => {
       expect(msg.headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
       const ts = Number(msg.headers['x-service-timestamp']);
       expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(5);
-      const verified = verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: sb.webhookSecret });
+      const verified = verifyWebhook({
+        rawBody: msg.rawBody,
+        headers: msg.headers as Record<string, string>,
+        secrets: sb.webhookSecret,
+      });
       expect(verified.jobId).toBe(sub.body.job_id);
       const body = JSON.parse(msg.rawBody);
       assertMatches('WebhookBody', body);
@@ -49,10 +58,18 @@ describe('sandbox conformance: job webhooks', () => {
         results_url: `/v1/jobs/${job.job_id}/results`,
       });
       expect(body.error).toBeUndefined();
-      expect(() => verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: 'whsec_wrongsecret123' })).toThrow(WebhookVerificationError);
+      expect(() =>
+        verifyWebhook({
+          rawBody: msg.rawBody,
+          headers: msg.headers as Record<string, string>,
+          secrets: 'whsec_wrongsecret123',
+        }),
+      ).toThrow(WebhookVerificationError);
       const page = await call('GET', body.results_url);
       expect(page.body.results).toHaveLength(3);
-      expect(sb.webhookAttempts.filter((a) => a.jobId === job.job_id).map((a) => a.outcome)).toEqual(['acknowledged']);
+      expect(sb.webhookAttempts.filter((a) => a.jobId === job.job_id).map((a) => a.outcome)).toEqual([
+        'acknowledged',
+      ]);
     } finally {
       await rx.close();
     }
@@ -61,14 +78,21 @@ describe('sandbox conformance: job webhooks', () => {
   test('a receiver down for the first four attempts gets the fifth; waits are 2, 10, 60 s (scaled); one acknowledgement', async () => {
     const rx = await startReceiver((n) => (n <= 4 ? 503 : 200));
     try {
-      const sub = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: rx.url } });
+      const sub = await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: rx.url },
+      });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
       expect(rx.received).toHaveLength(5);
       const gaps = rx.received.slice(1).map((r, i) => r.at - rx.received[i]!.at);
       RETRY_WAITS_MS.forEach((wait, i) => expect(gaps[i]).toBeGreaterThanOrEqual(wait * 0.001 - 5));
       // Each attempt is signed afresh with its own timestamp and verifies.
-      for (const r of rx.received) verifyWebhook({ rawBody: r.rawBody, headers: r.headers as Record<string, string>, secrets: sb.webhookSecret });
+      for (const r of rx.received)
+        verifyWebhook({
+          rawBody: r.rawBody,
+          headers: r.headers as Record<string, string>,
+          secrets: sb.webhookSecret,
+        });
       expect(new Set(rx.received.map((r) => r.rawBody)).size).toBe(1);
       const outcomes = sb.webhookAttempts.filter((a) => a.jobId === sub.body.job_id).map((a) => a.outcome);
       expect(outcomes).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'acknowledged']);
@@ -80,7 +104,9 @@ describe('sandbox conformance: job webhooks', () => {
   test('after five failed attempts delivery stops; redirects are not followed', async () => {
     const rx = await startReceiver(() => 302);
     try {
-      const sub = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: rx.url } });
+      const sub = await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: rx.url },
+      });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
       expect(rx.received).toHaveLength(5);
@@ -93,10 +119,15 @@ describe('sandbox conformance: job webhooks', () => {
   test('no 2xx within 10 s counts as a failure (timeout), then the next attempt is made', async () => {
     const rx = await startReceiver((n) => (n === 1 ? 'hang' : 200));
     try {
-      const sub = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: rx.url } });
+      const sub = await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: rx.url },
+      });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
-      expect(sb.webhookAttempts.filter((a) => a.jobId === sub.body.job_id).map((a) => a.outcome)).toEqual(['timeout', 'acknowledged']);
+      expect(sb.webhookAttempts.filter((a) => a.jobId === sub.body.job_id).map((a) => a.outcome)).toEqual([
+        'timeout',
+        'acknowledged',
+      ]);
     } finally {
       await rx.close();
     }
@@ -106,7 +137,9 @@ describe('sandbox conformance: job webhooks', () => {
     const rx = await startReceiver();
     try {
       sb.faults.webhookFailures(4);
-      const sub = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: rx.url } });
+      const sub = await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: rx.url },
+      });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
       expect(rx.received).toHaveLength(1);
@@ -136,7 +169,13 @@ describe('sandbox conformance: job webhooks', () => {
       await sb.webhooksIdle();
       const body = JSON.parse(rx.received[0]!.rawBody);
       assertMatches('WebhookBody', body);
-      expect(body).toMatchObject({ event: 'job.failed', status: 'failed', processed_emails: 3, total_emails: 10, error: 'Cluster lost' });
+      expect(body).toMatchObject({
+        event: 'job.failed',
+        status: 'failed',
+        processed_emails: 3,
+        total_emails: 10,
+        error: 'Cluster lost',
+      });
       expect(rx.received[0]!.headers['x-service-event']).toBe('job.failed');
       const after = sb.ledger();
       expect(after.charged - before.charged).toBe(10);
@@ -154,11 +193,15 @@ describe('sandbox conformance: job webhooks', () => {
       const old = sb2.webhookSecret;
       const fresh = sb2.rotateWebhookSecret();
       expect(fresh).not.toBe(old);
-      const sub = await c('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: rx.url } });
+      const sub = await c('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: rx.url },
+      });
       await waitTerminal(c, sub.body.job_id);
       await sb2.webhooksIdle();
       const msg = rx.received[0]!;
-      expect(() => verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: old })).toThrow();
+      expect(() =>
+        verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: old }),
+      ).toThrow();
       verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: fresh });
     } finally {
       await sb2.close();
@@ -171,7 +214,9 @@ describe('sandbox conformance: job webhooks', () => {
     const sb2 = await start({ timeScale: 0.001, resolver: async () => answer });
     try {
       const c = client(sb2);
-      const sub = await c('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: 'https://hooks.example.com/done' } });
+      const sub = await c('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: 'https://hooks.example.com/done' },
+      });
       expect(sub.status).toBe(202);
       answer = ['10.0.0.5'];
       await waitTerminal(c, sub.body.job_id);
@@ -187,7 +232,9 @@ describe('sandbox conformance: job webhooks', () => {
   test('without allowInsecureWebhooks a loopback http receiver is refused at submission', async () => {
     const sb2 = await start();
     try {
-      const r = await client(sb2)('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'], webhook_url: 'http://127.0.0.1:9999/hook' } });
+      const r = await client(sb2)('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: 'http://127.0.0.1:9999/hook' },
+      });
       expect(r.status).toBe(422);
       expect(r.body.error.field).toBe('webhook_url');
       expect(sb2.ledger().charged).toBe(0);

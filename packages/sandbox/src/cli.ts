@@ -18,7 +18,8 @@ function parsePort(raw: string | undefined): number {
 
 async function main(): Promise<void> {
   const configIndex = process.argv.indexOf('--config');
-  const configFile = configIndex >= 0 ? process.argv[configIndex + 1] : process.env.SANDBOX_CONFIG || undefined;
+  const configFile =
+    configIndex >= 0 ? process.argv[configIndex + 1] : process.env.SANDBOX_CONFIG || undefined;
   const sandbox = await startSandbox({
     port: parsePort(process.env.PORT),
     host: process.env.HOST || '127.0.0.1',
@@ -49,12 +50,12 @@ async function main(): Promise<void> {
     `  Webhook secret      ${sandbox.webhookSecret}`,
     `  Admin/fault API     ${sandbox.origin}/__sandbox/state`,
     '',
-    '  The key and secret above are the sandbox\'s public demo credentials, printed on purpose.',
+    "  The key and secret above are the sandbox's public demo credentials, printed on purpose.",
     '  They work only against this local sandbox; they are not secrets. Never paste a real key here.',
     '',
     'Point a connector at it:',
     `  Zapier   local runs (zapier-platform invoke / app tester): connection Base URL ${sandbox.baseUrl}, API key as above.`,
-    '           Zapier\'s cloud cannot reach 127.0.0.1: for a live zap, expose this port with a tunnel and use its https URL + /api.',
+    "           Zapier's cloud cannot reach 127.0.0.1: for a live zap, expose this port with a tunnel and use its https URL + /api.",
     `  n8n      credential "Email Verification API": Base URL ${sandbox.baseUrl}, API key as above,`,
     '           webhook secret as above (n8n running on this machine reaches the sandbox directly).',
     `  Make     connection: Base URL ${sandbox.baseUrl} through a tunnel (Make runs in the cloud), API key as above.`,
@@ -66,7 +67,10 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const stop = (): void => {
-    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -15,7 +15,9 @@ export class SandboxClock {
     private readonly source: () => number = Date.now,
   ) {
     if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
-      throw new TypeError(`timeScale must be a positive number (1 = real time, 0.01 = 100x faster); got ${String(timeScale)}`);
+      throw new TypeError(
+        `timeScale must be a positive number (1 = real time, 0.01 = 100x faster); got ${String(timeScale)}`,
+      );
     }
   }
 

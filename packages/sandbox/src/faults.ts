@@ -77,8 +77,13 @@ export class FaultController {
   /** Makes a job fail once `afterRows` rows are final; with no jobId, arms the next job submitted. */
   failJob(jobId?: string, opts: { afterRows?: number; error?: string } = {}): void {
     const afterRows = opts.afterRows ?? 0;
-    if (!Number.isSafeInteger(afterRows) || afterRows < 0) throw new RangeError('afterRows must be a whole number >= 0');
-    this.jobs.failJob(jobId, afterRows, opts.error ?? 'Verification stopped: the verification cluster became unavailable.');
+    if (!Number.isSafeInteger(afterRows) || afterRows < 0)
+      throw new RangeError('afterRows must be a whole number >= 0');
+    this.jobs.failJob(
+      jobId,
+      afterRows,
+      opts.error ?? 'Verification stopped: the verification cluster became unavailable.',
+    );
   }
 
   pauseNewJobs(opts: { retryAfterSeconds?: number } = {}): void {
@@ -95,7 +100,10 @@ export class FaultController {
 
   failNext(spec: FailNextSpec): void {
     if (spec.status === undefined && !spec.drop) throw new TypeError('failNext needs a status or drop');
-    if (spec.status !== undefined && !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)) {
+    if (
+      spec.status !== undefined &&
+      !(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599)
+    ) {
       throw new RangeError('failNext status must be an HTTP error status (400-599)');
     }
     const count = spec.count ?? 1;
@@ -126,7 +134,9 @@ export class FaultController {
 
   /** Consumes one armed failure matching the request, if any. */
   takeFailure(method: string, path: string, when: 'before' | 'after'): FailNextSpec | undefined {
-    const armed = this.failures.find((f) => (f.spec.when ?? 'before') === when && matches(f.spec, method, path));
+    const armed = this.failures.find(
+      (f) => (f.spec.when ?? 'before') === when && matches(f.spec, method, path),
+    );
     if (!armed) return undefined;
     armed.remaining -= 1;
     if (armed.remaining <= 0) this.failures = this.failures.filter((f) => f !== armed);
@@ -159,8 +169,16 @@ export class FaultController {
   snapshot(): Record<string, unknown> {
     return {
       new_jobs_paused: this.paused !== null,
-      fail_next: this.failures.map((f) => ({ ...f.spec, path: String(f.spec.path ?? ''), remaining: f.remaining })),
-      slow: this.slows.map((s) => ({ ...s.spec, path: String(s.spec.path ?? ''), remaining: Number.isFinite(s.remaining) ? s.remaining : null })),
+      fail_next: this.failures.map((f) => ({
+        ...f.spec,
+        path: String(f.spec.path ?? ''),
+        remaining: f.remaining,
+      })),
+      slow: this.slows.map((s) => ({
+        ...s.spec,
+        path: String(s.spec.path ?? ''),
+        remaining: Number.isFinite(s.remaining) ? s.remaining : null,
+      })),
       webhook_failures: this.webhookFailuresLeft,
       latency_ms: this.latency,
     };

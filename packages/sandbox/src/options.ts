@@ -68,19 +68,25 @@ export function loadConfigFile(path: string): SandboxOptions {
   } catch (err) {
     throw new TypeError(`sandbox config file ${path} could not be read as JSON: ${(err as Error).message}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(`sandbox config file ${path} must hold a JSON object`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new TypeError(`sandbox config file ${path} must hold a JSON object`);
   for (const key of Object.keys(parsed)) {
-    if (!FILE_KEYS.has(key)) throw new TypeError(`sandbox config file ${path}: unknown option "${key}"; known: ${[...FILE_KEYS].join(', ')}`);
+    if (!FILE_KEYS.has(key))
+      throw new TypeError(
+        `sandbox config file ${path}: unknown option "${key}"; known: ${[...FILE_KEYS].join(', ')}`,
+      );
   }
   return parsed as SandboxOptions;
 }
 
 export function positive(name: string, value: number): number {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`${name} must be a positive number; got ${String(value)}`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw new TypeError(`${name} must be a positive number; got ${String(value)}`);
   return value;
 }
 
 export function nonNegative(name: string, value: number): number {
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) throw new TypeError(`${name} must be a number >= 0; got ${String(value)}`);
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value))
+    throw new TypeError(`${name} must be a number >= 0; got ${String(value)}`);
   return value;
 }

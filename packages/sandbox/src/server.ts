@@ -49,7 +49,12 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const DEFAULT_ACCOUNT: AccountSeed = { id: 'acct_demo', name: 'Demo account', plan: 'pro', credits: 1_000_000 };
+const DEFAULT_ACCOUNT: AccountSeed = {
+  id: 'acct_demo',
+  name: 'Demo account',
+  plan: 'pro',
+  credits: 1_000_000,
+};
 const MAX_LOGGED_REQUESTS = 100_000;
 
 function injectedFailure(ctx: SandboxContext, spec: FailNextSpec): Reply {
@@ -59,7 +64,11 @@ function injectedFailure(ctx: SandboxContext, spec: FailNextSpec): Reply {
   const headers: Record<string, string> = {};
   if (status === 429) headers['X-RateLimit-Reset'] = formatWaitHeader(at, now, ctx.rateLimitResetFormat);
   if (status === 503) headers['Retry-After'] = formatWaitHeader(at, now, ctx.retryAfterFormat);
-  const body = new HttpError(status, 'injected_fault', `Injected fault: the sandbox was told to answer ${status} here.`).toBody();
+  const body = new HttpError(
+    status,
+    'injected_fault',
+    `Injected fault: the sandbox was told to answer ${status} here.`,
+  ).toBody();
   return { status, body, headers };
 }
 
@@ -75,17 +84,25 @@ function writeReply(res: ServerResponse, reply: Reply, requestId: string): void 
 function cutMidBody(res: ServerResponse, reply: Reply): void {
   const text = JSON.stringify(reply.body ?? {});
   const bytes = Buffer.from(text);
-  res.writeHead(reply.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
+  res.writeHead(reply.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': bytes.length,
+  });
   res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.socket?.destroy());
 }
 
 function errorReply(err: unknown): Reply {
   if (err instanceof HttpError) return { status: err.status, body: err.toBody(), headers: err.headers };
-  return { status: 500, body: new HttpError(500, 'internal_error', 'The sandbox hit an internal error.').toBody() };
+  return {
+    status: 500,
+    body: new HttpError(500, 'internal_error', 'The sandbox hit an internal error.').toBody(),
+  };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const opts: SandboxOptions = options.configFile ? { ...loadConfigFile(options.configFile), ...options } : options;
+  const opts: SandboxOptions = options.configFile
+    ? { ...loadConfigFile(options.configFile), ...options }
+    : options;
   const clock = new SandboxClock(positive('timeScale', opts.timeScale ?? 1), opts.now);
   const accounts = new AccountStore(() => clock.now());
   const seeds = opts.accounts && opts.accounts.length ? opts.accounts : [DEFAULT_ACCOUNT];
@@ -95,7 +112,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rowsPerSecond: positive('rowsPerSecond', opts.rowsPerSecond ?? 200),
     queueDelayMs: nonNegative('queueDelayMs', opts.queueDelayMs ?? 1000),
   });
-  const faults = new FaultController(jobs, { ...opts.faults, latencyMs: opts.latencyMs ?? opts.faults?.latencyMs });
+  const faults = new FaultController(jobs, {
+    ...opts.faults,
+    latencyMs: opts.latencyMs ?? opts.faults?.latencyMs,
+  });
   const resolver = opts.resolver ?? systemResolver;
   const allowInsecureWebhooks = opts.allowInsecureWebhooks === true;
   const webhooks = new WebhookDispatcher({
@@ -136,11 +156,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const method = (req.method ?? 'GET').toUpperCase();
     const requestId = `req_${(++requestCounter).toString(36)}_${Date.now().toString(36)}`;
     if (adminApi && url.pathname.startsWith('/__sandbox/')) {
-      const reply = await handleAdmin(ctx, req, url.pathname.slice('/__sandbox'.length), requests).catch(errorReply);
+      const reply = await handleAdmin(ctx, req, url.pathname.slice('/__sandbox'.length), requests).catch(
+        errorReply,
+      );
       return writeReply(res, reply, requestId);
     }
     if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) {
-      return writeReply(res, errorReply(new HttpError(404, 'not_found', 'Not found. The API lives under /api/v1/...')), requestId);
+      return writeReply(
+        res,
+        errorReply(new HttpError(404, 'not_found', 'Not found. The API lives under /api/v1/...')),
+        requestId,
+      );
     }
     const path = url.pathname.slice('/api'.length) || '/';
     if (requests.length < MAX_LOGGED_REQUESTS) {
@@ -207,9 +233,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookAttempts: webhooks.attempts,
     faults,
     credentials: (accountId) => accounts.credentials(findAccount(accountId)),
-    apiKeys: (accountId) => findAccount(accountId).keys.map((k) => ({ keyId: k.id, apiKey: k.key, revoked: k.revokedAt !== null })),
+    apiKeys: (accountId) =>
+      findAccount(accountId).keys.map((k) => ({ keyId: k.id, apiKey: k.key, revoked: k.revokedAt !== null })),
     addAccount: (seed) => accounts.credentials(accounts.add(seed)),
-    rotateWebhookSecret: (accountId = primary.accountId, secret) => accounts.rotateWebhookSecret(findAccount(accountId), secret),
+    rotateWebhookSecret: (accountId = primary.accountId, secret) =>
+      accounts.rotateWebhookSecret(findAccount(accountId), secret),
     advanceTime: (ms) => clock.advance(ms),
     job: (jobId) => {
       const job = jobs.byId(jobId);

@@ -6,17 +6,31 @@ import type { SandboxClock } from './clock';
 import type { AccountStore } from './engine/accounts';
 import type { JobRecord } from './engine/jobs';
 import type { FaultController } from './faults';
-import { buildWebhookDelivery, checkResolvedAddresses, checkWebhookUrl, classifyAddress, LIMITS, type WebhookBody } from './rules';
+import {
+  buildWebhookDelivery,
+  checkResolvedAddresses,
+  checkWebhookUrl,
+  classifyAddress,
+  LIMITS,
+  type WebhookBody,
+} from './rules';
 
 /** Resolves a host name to its IP addresses; injectable so tests can make a host turn private. */
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Real milliseconds: the least time a receiver gets to answer, whatever the time scale. */
 const ACK_TIMEOUT_FLOOR_MS = 250;
 
-export type DeliveryOutcome = 'acknowledged' | 'rejected' | 'timeout' | 'network_error' | 'refused_url' | 'injected_failure';
+export type DeliveryOutcome =
+  | 'acknowledged'
+  | 'rejected'
+  | 'timeout'
+  | 'network_error'
+  | 'refused_url'
+  | 'injected_failure';
 
 /** One delivery attempt, as logged for tests (no secrets, no signature, no URL path). */
 export interface DeliveryAttempt {
@@ -96,13 +110,23 @@ export class WebhookDispatcher {
     const attemptsTotal = waits.length + 1;
     for (let attempt = 1; attempt <= attemptsTotal && !this.closed; attempt++) {
       const result = await this.attempt(job, url, body);
-      this.attempts.push({ jobId: job.id, event: body.event, attempt, at: this.opts.clock.nowIso(), ...result });
+      this.attempts.push({
+        jobId: job.id,
+        event: body.event,
+        attempt,
+        at: this.opts.clock.nowIso(),
+        ...result,
+      });
       if (result.outcome === 'acknowledged') return;
       if (attempt < attemptsTotal) await this.opts.clock.sleep(waits[attempt - 1]!);
     }
   }
 
-  private async attempt(job: JobRecord, url: string, body: WebhookBody): Promise<Omit<DeliveryAttempt, 'jobId' | 'event' | 'attempt' | 'at'>> {
+  private async attempt(
+    job: JobRecord,
+    url: string,
+    body: WebhookBody,
+  ): Promise<Omit<DeliveryAttempt, 'jobId' | 'event' | 'attempt' | 'at'>> {
     const allowLoopbackHttp = this.opts.allowInsecureWebhooks;
     const violations = checkWebhookUrl(url, { allowLoopbackHttp });
     if (violations.length) return { outcome: 'refused_url', detail: violations.map((v) => v.rule).join(',') };
@@ -137,7 +161,8 @@ export class WebhookDispatcher {
     if (allowLoopbackHttp && (isLoopbackName(host) || classifyAddress(host) === 'loopback')) {
       // Local development only: a loopback receiver must really be on loopback.
       const loop = addresses.find((a) => classifyAddress(a) === 'loopback');
-      if (!loop || addresses.some((a) => classifyAddress(a) !== 'loopback')) throw new Error('resolves_public');
+      if (!loop || addresses.some((a) => classifyAddress(a) !== 'loopback'))
+        throw new Error('resolves_public');
       return loop;
     }
     const violations = checkResolvedAddresses(host, addresses);
@@ -153,11 +178,17 @@ export class WebhookDispatcher {
   ): Promise<Omit<DeliveryAttempt, 'jobId' | 'event' | 'attempt' | 'at'>> {
     const family = address.includes(':') ? 6 : 4;
     const pinned: LookupFunction = (_host, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+          { address, family },
+        ]);
       else callback(null, address, family);
     };
     // A real HTTP round trip cannot be scaled down, so the scaled 10 s never drops below a floor.
-    const timeoutMs = Math.max(ACK_TIMEOUT_FLOOR_MS, this.opts.clock.scaled(this.opts.ackTimeoutMs ?? LIMITS.webhookAckTimeoutMs));
+    const timeoutMs = Math.max(
+      ACK_TIMEOUT_FLOOR_MS,
+      this.opts.clock.scaled(this.opts.ackTimeoutMs ?? LIMITS.webhookAckTimeoutMs),
+    );
     const transport = target.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;
@@ -180,7 +211,9 @@ export class WebhookDispatcher {
           const status = res.statusCode ?? 0;
           res.resume();
           // Redirects are answers like any other non-2xx: never followed.
-          res.on('end', () => done({ outcome: status >= 200 && status < 300 ? 'acknowledged' : 'rejected', status }));
+          res.on('end', () =>
+            done({ outcome: status >= 200 && status < 300 ? 'acknowledged' : 'rejected', status }),
+          );
           res.on('error', () => done({ outcome: 'network_error', status }));
         },
       );
@@ -189,7 +222,9 @@ export class WebhookDispatcher {
         req.destroy();
       }, timeoutMs);
       this.inFlight.add(req);
-      req.on('error', (err: NodeJS.ErrnoException) => done({ outcome: 'network_error', detail: err.code ?? 'error' }));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        done({ outcome: 'network_error', detail: err.code ?? 'error' }),
+      );
       req.end(rawBody);
     });
   }

@@ -75,15 +75,21 @@ export class AccountStore {
     if (this.accounts.has(id)) throw new TypeError(`${where} is seeded twice; account ids must be unique`);
     const plan = seed.plan ?? null;
     if (plan !== null && !isPlanName(plan)) {
-      throw new TypeError(`${where}: plan must be one of ${PLAN_NAMES.join(', ')} or null; got "${String(plan)}"`);
+      throw new TypeError(
+        `${where}: plan must be one of ${PLAN_NAMES.join(', ')} or null; got "${String(plan)}"`,
+      );
     }
     const topUpTotal = seed.topUpTotal ?? 0;
-    if (!Number.isSafeInteger(topUpTotal) || topUpTotal < 0) throw new TypeError(`${where}: topUpTotal must be a whole number >= 0`);
+    if (!Number.isSafeInteger(topUpTotal) || topUpTotal < 0)
+      throw new TypeError(`${where}: topUpTotal must be a whole number >= 0`);
     const credits = seed.credits ?? 0;
-    if (!Number.isSafeInteger(credits) || credits < 0) throw new TypeError(`${where}: credits must be a whole number >= 0`);
+    if (!Number.isSafeInteger(credits) || credits < 0)
+      throw new TypeError(`${where}: credits must be a whole number >= 0`);
     const webhookSecret = seed.webhookSecret ?? `${SECRET_PREFIX}${token(24)}`;
     if (!webhookSecret.startsWith(SECRET_PREFIX) || webhookSecret.length < SECRET_PREFIX.length + 8) {
-      throw new TypeError(`${where}: webhookSecret must start with ${SECRET_PREFIX} and have at least 8 more characters`);
+      throw new TypeError(
+        `${where}: webhookSecret must start with ${SECRET_PREFIX} and have at least 8 more characters`,
+      );
     }
     const createdAt = this.now();
     const account: Account = {
@@ -113,12 +119,19 @@ export class AccountStore {
   private addKey(account: Account, seed: KeySeed): ApiKeyRecord {
     const key = seed.key ?? `${KEY_PREFIX}${token(20)}`;
     if (!key.startsWith(KEY_PREFIX) || key.length < KEY_PREFIX.length + 8) {
-      throw new TypeError(`account "${account.id}": every key must start with ${KEY_PREFIX} and have at least 8 more characters`);
+      throw new TypeError(
+        `account "${account.id}": every key must start with ${KEY_PREFIX} and have at least 8 more characters`,
+      );
     }
     if (this.byKey.has(key)) throw new TypeError(`account "${account.id}": a key value is seeded twice`);
     const id = seed.id ?? `key_${token(6)}`;
     if (this.findKeyById(id)) throw new TypeError(`account "${account.id}": key id "${id}" is seeded twice`);
-    const record: ApiKeyRecord = { id, key, createdAt: this.now(), revokedAt: seed.revoked ? this.now() : null };
+    const record: ApiKeyRecord = {
+      id,
+      key,
+      createdAt: this.now(),
+      revokedAt: seed.revoked ? this.now() : null,
+    };
     account.keys.push(record);
     this.byKey.set(key, { account, record });
     return record;
@@ -157,15 +170,32 @@ export class AccountStore {
       throw new HttpError(401, 'missing_api_key', 'Send your API key in the X-API-Key header.');
     }
     if (!value.startsWith(KEY_PREFIX)) {
-      throw new HttpError(401, 'malformed_api_key', `API keys start with ${KEY_PREFIX}; check that the whole key was copied.`);
+      throw new HttpError(
+        401,
+        'malformed_api_key',
+        `API keys start with ${KEY_PREFIX}; check that the whole key was copied.`,
+      );
     }
     const found = this.byKey.get(value);
-    if (!found) throw new HttpError(401, 'invalid_api_key', 'This API key is not valid. Create a key in the app under Profile, then API.');
+    if (!found)
+      throw new HttpError(
+        401,
+        'invalid_api_key',
+        'This API key is not valid. Create a key in the app under Profile, then API.',
+      );
     if (found.record.revokedAt !== null) {
-      throw new HttpError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the app under Profile, then API.');
+      throw new HttpError(
+        401,
+        'revoked_api_key',
+        'This API key has been revoked. Create a new key in the app under Profile, then API.',
+      );
     }
     if (!found.account.allowance) {
-      throw new HttpError(403, 'no_api_access', 'API access needs a paid account: any plan or a single top-up.');
+      throw new HttpError(
+        403,
+        'no_api_access',
+        'API access needs a paid account: any plan or a single top-up.',
+      );
     }
     return found.account;
   }
@@ -183,7 +213,8 @@ export class AccountStore {
 
   rotateWebhookSecret(account: Account, secret?: string): string {
     const next = secret ?? `${SECRET_PREFIX}${token(24)}`;
-    if (!next.startsWith(SECRET_PREFIX)) throw new TypeError(`a webhook secret must start with ${SECRET_PREFIX}`);
+    if (!next.startsWith(SECRET_PREFIX))
+      throw new TypeError(`a webhook secret must start with ${SECRET_PREFIX}`);
     account.webhookSecret = next;
     return next;
   }

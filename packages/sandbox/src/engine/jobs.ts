@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../clock';
-import { categorize, type Buckets, type Job, type JobListItem, type JobStatus, type Priority, type ResultRow, type Verdicts } from '../rules';
+import {
+  categorize,
+  type Buckets,
+  type Job,
+  type JobListItem,
+  type JobStatus,
+  type Priority,
+  type ResultRow,
+  type Verdicts,
+} from '../rules';
 import type { Account } from './accounts';
 import { isRefundable, outcomeKind, resultRow, verdictOf } from './outcomes';
 
@@ -78,7 +87,13 @@ export class JobEngine {
 
   create(
     account: Account,
-    input: { emails: string[]; name: string | null; priority: Priority; checkSmtp: boolean; webhookUrl: string | null },
+    input: {
+      emails: string[];
+      name: string | null;
+      priority: Priority;
+      checkSmtp: boolean;
+      webhookUrl: string | null;
+    },
   ): JobRecord {
     const now = this.opts.clock.now();
     const job: JobRecord = {
@@ -125,7 +140,9 @@ export class JobEngine {
 
   /** Newest first, optionally filtered by status. */
   list(account: Account, filter: { status?: string; limit: number; offset: number }): JobRecord[] {
-    const mine = [...this.jobs.values()].filter((j) => j.accountId === account.id && (!filter.status || j.status === filter.status));
+    const mine = [...this.jobs.values()].filter(
+      (j) => j.accountId === account.id && (!filter.status || j.status === filter.status),
+    );
     mine.sort((a, b) => b.seq - a.seq);
     return mine.slice(filter.offset, filter.offset + filter.limit);
   }

@@ -24,7 +24,8 @@ export class CreditLedger {
   private refundedTotal = 0;
 
   constructor(private balance: number) {
-    if (!Number.isSafeInteger(balance) || balance < 0) throw new RangeError('credits must be a whole number >= 0');
+    if (!Number.isSafeInteger(balance) || balance < 0)
+      throw new RangeError('credits must be a whole number >= 0');
   }
 
   get credits(): number {

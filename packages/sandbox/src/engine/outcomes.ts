@@ -1,4 +1,12 @@
-import { categorize, type Category, type Details, type PrimaryLabel, type ResultRow, type TagLabel, type Verdicts } from '../rules';
+import {
+  categorize,
+  type Category,
+  type Details,
+  type PrimaryLabel,
+  type ResultRow,
+  type TagLabel,
+  type Verdicts,
+} from '../rules';
 
 /**
  * Deterministic answers, chosen by the start of the local part (case-insensitive, first match wins),
@@ -148,7 +156,7 @@ const SHAPES: Record<Exclude<OutcomeKind, 'slow'>, KindShape> = {
 const SAFE_TO_SEND_RATINGS = ['low', 'medium', 'high'] as const;
 
 function pick(hash: number, [min, max]: readonly [number, number]): number {
-  return Math.round((min + ((hash >>> 8) % 1000) / 1000 * (max - min)) * 1000) / 1000;
+  return Math.round((min + (((hash >>> 8) % 1000) / 1000) * (max - min)) * 1000) / 1000;
 }
 
 /** The full result row for an address, built on demand so stored jobs hold only the addresses. */
@@ -169,7 +177,10 @@ export function resultRow(email: string, opts: { checkSmtp?: boolean } = {}): Re
   if (kind === 'catch_all') {
     const rating = SAFE_TO_SEND_RATINGS[hash % 3]!;
     details.safe_to_send = rating;
-    details.safe_to_send_score = pick(hash, rating === 'high' ? [0.7, 0.9] : rating === 'medium' ? [0.4, 0.7] : [0.1, 0.4]);
+    details.safe_to_send_score = pick(
+      hash,
+      rating === 'high' ? [0.7, 0.9] : rating === 'medium' ? [0.4, 0.7] : [0.1, 0.4],
+    );
     details.safe_to_send_reasons = [`Domain engagement history rates it ${rating}`, 'Catch-all domain'];
     // The spec warns the row status may disagree with details: one catch-all row in three says invalid.
     if (hash % 3 === 0) status = 'invalid';

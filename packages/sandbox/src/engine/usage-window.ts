@@ -26,7 +26,8 @@ export class UsageWindow {
 
   private prune(now: number): void {
     const from = now - DAY_MS;
-    if (this.events.length && this.events[0]!.at <= from) this.events = this.events.filter((e) => e.at > from);
+    if (this.events.length && this.events[0]!.at <= from)
+      this.events = this.events.filter((e) => e.at > from);
   }
 
   usedIn(windowMs: number, now: number): number {

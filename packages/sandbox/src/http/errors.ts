@@ -25,6 +25,11 @@ export class HttpError extends Error {
 }
 
 /** 422 for one bad field, naming the field and the rule it broke. */
-export function fieldError(field: string, rule: string, message: string, extra: Record<string, unknown> = {}): HttpError {
+export function fieldError(
+  field: string,
+  rule: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): HttpError {
   return new HttpError(422, 'invalid_request', message, { field, rule, ...extra });
 }

@@ -16,10 +16,17 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function readJsonObject(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
   const text = await readBody(req, maxBytes);
   if (text.trim() === '') {
-    throw new HttpError(400, 'invalid_json', 'The request body is empty; send a JSON object with Content-Type: application/json.');
+    throw new HttpError(
+      400,
+      'invalid_json',
+      'The request body is empty; send a JSON object with Content-Type: application/json.',
+    );
   }
   let parsed: unknown;
   try {
@@ -33,7 +40,12 @@ export async function readJsonObject(req: IncomingMessage, maxBytes: number): Pr
   return parsed as Record<string, unknown>;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -62,10 +74,15 @@ export function intParam(
   const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
   const range = max === undefined ? `${min} or more` : `${min} to ${max}`;
   if (!Number.isSafeInteger(value)) {
-    throw new HttpError(422, 'invalid_request', `${name} must be a whole number (${range}); got "${raw.slice(0, 40)}".`, {
-      field: name,
-      rule: 'integer',
-    });
+    throw new HttpError(
+      422,
+      'invalid_request',
+      `${name} must be a whole number (${range}); got "${raw.slice(0, 40)}".`,
+      {
+        field: name,
+        rule: 'integer',
+      },
+    );
   }
   if (value < min || (max !== undefined && value > max)) {
     throw new HttpError(422, 'invalid_request', `${name} must be ${range}; got ${value}.`, {

@@ -14,14 +14,16 @@ import type { RequestLogEntry } from '../request-log';
 function optionalNumber(body: Record<string, unknown>, name: string): number | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new HttpError(422, 'invalid_request', `${name} must be a number.`, { field: name, rule: 'type' });
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new HttpError(422, 'invalid_request', `${name} must be a number.`, { field: name, rule: 'type' });
   return v;
 }
 
 function optionalString(body: Record<string, unknown>, name: string): string | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new HttpError(422, 'invalid_request', `${name} must be text.`, { field: name, rule: 'type' });
+  if (typeof v !== 'string')
+    throw new HttpError(422, 'invalid_request', `${name} must be text.`, { field: name, rule: 'type' });
   return v;
 }
 
@@ -30,7 +32,8 @@ function guarded(fn: () => void): Reply {
   try {
     fn();
   } catch (err) {
-    if (err instanceof TypeError || err instanceof RangeError) throw new HttpError(422, 'invalid_request', err.message);
+    if (err instanceof TypeError || err instanceof RangeError)
+      throw new HttpError(422, 'invalid_request', err.message);
     throw err;
   }
   return { status: 204 };
@@ -45,10 +48,16 @@ function matcher(body: Record<string, unknown>): { path?: string | RegExp; metho
     try {
       compiled = new RegExp(regex);
     } catch {
-      throw new HttpError(422, 'invalid_request', 'path_regex is not a valid regular expression.', { field: 'path_regex', rule: 'regex' });
+      throw new HttpError(422, 'invalid_request', 'path_regex is not a valid regular expression.', {
+        field: 'path_regex',
+        rule: 'regex',
+      });
     }
   }
-  return { ...(compiled ? { path: compiled } : path !== undefined ? { path } : {}), ...(method ? { method } : {}) };
+  return {
+    ...(compiled ? { path: compiled } : path !== undefined ? { path } : {}),
+    ...(method ? { method } : {}),
+  };
 }
 
 export async function handleAdmin(
@@ -58,7 +67,10 @@ export async function handleAdmin(
   requests: readonly RequestLogEntry[],
 ): Promise<Reply> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const body = method === 'POST' ? await readJsonObject(req, 1_000_000).catch(() => ({}) as Record<string, unknown>) : {};
+  const body =
+    method === 'POST'
+      ? await readJsonObject(req, 1_000_000).catch(() => ({}) as Record<string, unknown>)
+      : {};
   const route = `${method} ${path}`;
   const { faults } = ctx;
 
@@ -85,21 +97,32 @@ export async function handleAdmin(
   if (route === 'DELETE /faults') return guarded(() => faults.clear());
   if (route === 'POST /faults/fail-job') {
     return guarded(() =>
-      faults.failJob(optionalString(body, 'job_id'), { afterRows: optionalNumber(body, 'after_rows'), error: optionalString(body, 'error') }),
+      faults.failJob(optionalString(body, 'job_id'), {
+        afterRows: optionalNumber(body, 'after_rows'),
+        error: optionalString(body, 'error'),
+      }),
     );
   }
   if (route === 'POST /faults/pause-new-jobs') {
-    return guarded(() => faults.pauseNewJobs({ retryAfterSeconds: optionalNumber(body, 'retry_after_seconds') }));
+    return guarded(() =>
+      faults.pauseNewJobs({ retryAfterSeconds: optionalNumber(body, 'retry_after_seconds') }),
+    );
   }
   if (route === 'DELETE /faults/pause-new-jobs') return guarded(() => faults.resumeNewJobs());
   if (route === 'POST /faults/fail-next') {
     const drop = optionalString(body, 'drop');
     if (drop !== undefined && drop !== 'before-response' && drop !== 'mid-body') {
-      throw new HttpError(422, 'invalid_request', 'drop must be before-response or mid-body.', { field: 'drop', rule: 'enum' });
+      throw new HttpError(422, 'invalid_request', 'drop must be before-response or mid-body.', {
+        field: 'drop',
+        rule: 'enum',
+      });
     }
     const when = optionalString(body, 'when');
     if (when !== undefined && when !== 'before' && when !== 'after') {
-      throw new HttpError(422, 'invalid_request', 'when must be before or after.', { field: 'when', rule: 'enum' });
+      throw new HttpError(422, 'invalid_request', 'when must be before or after.', {
+        field: 'when',
+        rule: 'enum',
+      });
     }
     const spec: FailNextSpec = {
       ...matcher(body),
@@ -113,11 +136,18 @@ export async function handleAdmin(
   }
   if (route === 'POST /faults/slow') {
     const delayMs = optionalNumber(body, 'delay_ms');
-    if (delayMs === undefined) throw new HttpError(422, 'invalid_request', 'delay_ms is required.', { field: 'delay_ms', rule: 'required' });
+    if (delayMs === undefined)
+      throw new HttpError(422, 'invalid_request', 'delay_ms is required.', {
+        field: 'delay_ms',
+        rule: 'required',
+      });
     return guarded(() => faults.slow({ ...matcher(body), delayMs, count: optionalNumber(body, 'count') }));
   }
-  if (route === 'POST /faults/webhook-failures') return guarded(() => faults.webhookFailures(optionalNumber(body, 'count') ?? 0));
-  if (route === 'POST /faults/latency') return guarded(() => faults.setLatency(optionalNumber(body, 'ms') ?? 0));
-  if (route === 'POST /clock/advance') return guarded(() => ctx.clock.advance(optionalNumber(body, 'ms') ?? 0));
+  if (route === 'POST /faults/webhook-failures')
+    return guarded(() => faults.webhookFailures(optionalNumber(body, 'count') ?? 0));
+  if (route === 'POST /faults/latency')
+    return guarded(() => faults.setLatency(optionalNumber(body, 'ms') ?? 0));
+  if (route === 'POST /clock/advance')
+    return guarded(() => ctx.clock.advance(optionalNumber(body, 'ms') ?? 0));
   throw new HttpError(404, 'not_found', `No admin endpoint ${method} /__sandbox${path}.`);
 }

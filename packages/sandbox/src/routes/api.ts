@@ -54,7 +54,11 @@ function checkAllowance(ctx: SandboxContext, account: Account, count: number): v
     'rate_limited',
     `This account's API allowance is ${decision.limit} addresses per ${decision.window}, shared by all its keys; ${decision.used} are used. Wait until the time in X-RateLimit-Reset.`,
     { window: decision.window, limit: decision.limit, used: decision.used, requested: count },
-    { 'X-RateLimit-Reset': reset, 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(Math.max(0, decision.limit! - decision.used!)) },
+    {
+      'X-RateLimit-Reset': reset,
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(Math.max(0, decision.limit! - decision.used!)),
+    },
   );
 }
 
@@ -71,14 +75,19 @@ function checkCredits(account: Account, needed: number): void {
 async function verifySingle({ ctx, req, account }: RouteInput): Promise<Reply> {
   const body = await readJsonObject(req, ctx.maxBodyBytes);
   const { email, check_smtp: checkSmtp } = body;
-  if (typeof email !== 'string' || email === '') throw fieldError('email', 'required', 'email is required: the address to verify.');
+  if (typeof email !== 'string' || email === '')
+    throw fieldError('email', 'required', 'email is required: the address to verify.');
   if (checkSmtp !== undefined && checkSmtp !== null && typeof checkSmtp !== 'boolean') {
     throw fieldError('check_smtp', 'type', 'check_smtp must be true or false.');
   }
   const problem = emailProblem(email);
   if (problem) {
     // Malformed addresses are free: refused before anything is charged.
-    throw new HttpError(422, 'invalid_email', `The address ${problem}; nothing was charged.`, { field: 'email', rule: 'email_syntax', reason: problem });
+    throw new HttpError(422, 'invalid_email', `The address ${problem}; nothing was charged.`, {
+      field: 'email',
+      rule: 'email_syntax',
+      reason: problem,
+    });
   }
   checkAllowance(ctx, account, 1);
   checkCredits(account, 1);
@@ -106,7 +115,10 @@ async function verifySingle({ ctx, req, account }: RouteInput): Promise<Reply> {
   return { status: 200, body: result };
 }
 
-async function resolvesPrivately(ctx: SandboxContext, url: string): Promise<ReturnType<typeof checkResolvedAddresses>> {
+async function resolvesPrivately(
+  ctx: SandboxContext,
+  url: string,
+): Promise<ReturnType<typeof checkResolvedAddresses>> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (classifyAddress(host) !== 'invalid') return []; // IP literals were judged by checkWebhookUrl
   if (ctx.allowInsecureWebhooks && (host === 'localhost' || host.endsWith('.localhost'))) return [];
@@ -126,20 +138,31 @@ async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
   if (request.webhookUrl) {
     const violations = await resolvesPrivately(ctx, request.webhookUrl);
     if (violations.length) {
-      throw new HttpError(422, 'invalid_webhook_url', `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`, {
-        field: 'webhook_url',
-        rule: violations[0]!.rule,
-        violations,
-      });
+      throw new HttpError(
+        422,
+        'invalid_webhook_url',
+        `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`,
+        {
+          field: 'webhook_url',
+          rule: violations[0]!.rule,
+          violations,
+        },
+      );
     }
   }
   const paused = ctx.faults.newJobsPaused;
   if (paused) {
     const now = ctx.clock.now();
     const at = now + ctx.clock.scaled(paused.retryAfterSeconds * 1000);
-    throw new HttpError(503, 'new_jobs_paused', 'New jobs are paused for maintenance; nothing was charged. Retry after the time in Retry-After.', {}, {
-      'Retry-After': formatWaitHeader(at, now, ctx.retryAfterFormat),
-    });
+    throw new HttpError(
+      503,
+      'new_jobs_paused',
+      'New jobs are paused for maintenance; nothing was charged. Retry after the time in Retry-After.',
+      {},
+      {
+        'Retry-After': formatWaitHeader(at, now, ctx.retryAfterFormat),
+      },
+    );
   }
   const count = request.unique.length;
   checkAllowance(ctx, account, count);
@@ -178,7 +201,11 @@ function getJob(input: RouteInput): Reply {
 function getResults(input: RouteInput): Reply {
   const job = jobOr404(input);
   const page = intParam(input.query, 'page', { def: 1, min: 1 });
-  const perPage = intParam(input.query, 'per_page', { def: LIMITS.defaultPerPage, min: 1, max: LIMITS.maxPerPage });
+  const perPage = intParam(input.query, 'per_page', {
+    def: LIMITS.defaultPerPage,
+    min: 1,
+    max: LIMITS.maxPerPage,
+  });
   const offset = (page - 1) * perPage;
   // Read `processed` once: rows, total and has_more describe the same moment.
   const stored = job.processed;
@@ -203,7 +230,11 @@ function listJobs({ ctx, account, query }: RouteInput): Reply {
   }
   const limit = intParam(query, 'limit', { def: LIMITS.defaultJobsLimit, min: 1, max: LIMITS.maxJobsLimit });
   const offset = intParam(query, 'offset', { def: 0, min: 0 });
-  const body: JobList = { jobs: ctx.jobs.list(account, { status: status || undefined, limit, offset }).map(jobListItem), limit, offset };
+  const body: JobList = {
+    jobs: ctx.jobs.list(account, { status: status || undefined, limit, offset }).map(jobListItem),
+    limit,
+    offset,
+  };
   return { status: 200, body };
 }
 
@@ -278,10 +309,20 @@ const ROUTES: Route[] = [
 ];
 
 /** Routes a request under the base URL (path without /api); unknown routes 404 before any key check. */
-export async function handleApi(ctx: SandboxContext, req: IncomingMessage, path: string, query: URLSearchParams): Promise<Reply> {
+export async function handleApi(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  path: string,
+  query: URLSearchParams,
+): Promise<Reply> {
   const method = (req.method ?? 'GET').toUpperCase();
   const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
-  if (candidates.length === 0) throw new HttpError(404, 'not_found', `No endpoint ${path} exists. Endpoints are under {base_url}/v1/...`);
+  if (candidates.length === 0)
+    throw new HttpError(
+      404,
+      'not_found',
+      `No endpoint ${path} exists. Endpoints are under {base_url}/v1/...`,
+    );
   const hit = candidates.find((c) => c.route.method === method);
   if (!hit) {
     const allowed = candidates.map((c) => c.route.method).join(', ');

@@ -32,9 +32,14 @@ function describeItem(item: unknown): string {
 export function validateBulkBody(body: Record<string, unknown>, allowInsecureWebhooks: boolean): BulkRequest {
   const { emails, name, webhook_url: webhookUrl, priority, check_smtp: checkSmtp } = body;
   if (!Array.isArray(emails)) {
-    throw fieldError('emails', 'required', 'emails is required: a JSON array of 1 to 50,000 email addresses.');
+    throw fieldError(
+      'emails',
+      'required',
+      'emails is required: a JSON array of 1 to 50,000 email addresses.',
+    );
   }
-  if (emails.length < LIMITS.minEmailsPerJob) throw fieldError('emails', 'min_items', 'emails is empty; send at least one address.');
+  if (emails.length < LIMITS.minEmailsPerJob)
+    throw fieldError('emails', 'min_items', 'emails is empty; send at least one address.');
   if (emails.length > LIMITS.maxEmailsPerJob) {
     throw fieldError(
       'emails',
@@ -61,17 +66,26 @@ export function validateBulkBody(body: Record<string, unknown>, allowInsecureWeb
   if (name !== undefined && name !== null) {
     if (typeof name !== 'string') throw fieldError('name', 'type', 'name must be text.');
     if (name.length > LIMITS.maxNameLength) {
-      throw fieldError('name', 'max_length', `name is ${name.length} characters long; the limit is ${LIMITS.maxNameLength}.`);
+      throw fieldError(
+        'name',
+        'max_length',
+        `name is ${name.length} characters long; the limit is ${LIMITS.maxNameLength}.`,
+      );
     }
   }
   if (webhookUrl !== undefined && webhookUrl !== null) {
     const violations = checkWebhookUrl(webhookUrl, { allowLoopbackHttp: allowInsecureWebhooks });
     if (violations.length) {
-      throw new HttpError(422, 'invalid_webhook_url', `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`, {
-        field: 'webhook_url',
-        rule: violations[0]!.rule,
-        violations,
-      });
+      throw new HttpError(
+        422,
+        'invalid_webhook_url',
+        `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`,
+        {
+          field: 'webhook_url',
+          rule: violations[0]!.rule,
+          violations,
+        },
+      );
     }
   }
   if (priority !== undefined && priority !== null && !(PRIORITIES as readonly unknown[]).includes(priority)) {

@@ -1,0 +1,212 @@
+import { parseRetryHeader } from '@evf/client';
+import type { Sandbox } from '@evf/sandbox';
+import { client, readAll, start, waitTerminal } from './helpers';
+
+async function admin(sb: Sandbox, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${sb.origin}/__sandbox${path}`, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('sandbox conformance: fault injection (options, handle and admin HTTP API)', () => {
+  let sb: Sandbox;
+  let call: ReturnType<typeof client>;
+  beforeEach(async () => {
+    sb = await start();
+    call = client(sb);
+  });
+  afterEach(() => sb.close());
+
+  test('failNext with a 5xx answers the next N matching requests, then the real answer comes back', async () => {
+    sb.faults.failNext({ path: '/v1/account/credits', status: 502, count: 2 });
+    expect((await call('GET', '/v1/account/credits')).status).toBe(502);
+    expect((await call('GET', '/v1/account')).status).toBe(200);
+    const second = await call('GET', '/v1/account/credits');
+    expect(second.status).toBe(502);
+    expect(second.body.error.code).toBe('injected_fault');
+    expect((await call('GET', '/v1/account/credits')).status).toBe(200);
+  });
+
+  test('a connection dropped before the response: fetch fails, and a bulk POST dropped before work charges nothing', async () => {
+    sb.faults.failNext({ path: '/v1/verify/bulk', drop: 'before-response' });
+    await expect(
+      call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } }),
+    ).rejects.toThrow();
+    expect(sb.ledger().charged).toBe(0);
+    expect((await call('GET', '/v1/jobs')).body.jobs).toHaveLength(0);
+  });
+
+  test("when: 'after' does the work, then fails the answer: the job exists and is charged though the client saw a 500", async () => {
+    sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after' });
+    const r = await call('POST', '/v1/verify/bulk', {
+      body: { emails: ['valid1@example.com', 'valid2@example.com'] },
+    });
+    expect(r.status).toBe(500);
+    expect(sb.ledger().charged).toBe(2);
+    expect((await call('GET', '/v1/jobs')).body.jobs).toHaveLength(1);
+  });
+
+  test('a connection dropped mid-body during pagination: the next read of the same page returns it whole', async () => {
+    const emails = Array.from({ length: 300 }, (_, i) => `row${i}@example.com`);
+    const id = (await call('POST', '/v1/verify/bulk', { body: { emails } })).body.job_id;
+    await waitTerminal(call, id);
+    sb.faults.failNext({ path: /\/results$/, drop: 'mid-body' });
+    await expect(call('GET', `/v1/jobs/${id}/results`, { query: { per_page: 100 } })).rejects.toThrow();
+    const rows = await readAll(call, id, 100);
+    expect(rows.map((r) => r.email)).toEqual(emails);
+  });
+
+  test('slow responses and per-request latency delay answers by real milliseconds', async () => {
+    sb.faults.slow({ path: '/v1/jobs', delayMs: 150, count: 1 });
+    let t = Date.now();
+    await call('GET', '/v1/jobs');
+    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+    t = Date.now();
+    await call('GET', '/v1/jobs');
+    expect(Date.now() - t).toBeLessThan(140);
+    sb.faults.setLatency(80);
+    t = Date.now();
+    await call('GET', '/v1/account');
+    expect(Date.now() - t).toBeGreaterThanOrEqual(75);
+  });
+
+  test('pausing new jobs: 503 with Retry-After on bulk submission only, nothing charged; resuming lets jobs in', async () => {
+    sb.faults.pauseNewJobs({ retryAfterSeconds: 120 });
+    const r = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } });
+    expect(r.status).toBe(503);
+    expect(r.body.error.code).toBe('new_jobs_paused');
+    // 120 s at timeScale 0.01 is 1.2 s, rounded up to whole seconds.
+    expect(r.headers['retry-after']).toBe('2');
+    expect(sb.ledger().charged).toBe(0);
+    expect((await call('POST', '/v1/verify/single', { body: { email: 'valid@example.com' } })).status).toBe(
+      200,
+    );
+    sb.faults.resumeNewJobs();
+    expect((await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } })).status).toBe(
+      202,
+    );
+  });
+
+  test.each([
+    ['epoch-seconds', 'delta-seconds'],
+    ['delta-seconds', 'http-date'],
+    ['http-date', 'delta-seconds'],
+  ] as const)(
+    'injected 429 carries X-RateLimit-Reset as %s; 503 Retry-After as %s; both parse',
+    async (resetFormat, retryFormat) => {
+      const sb2 = await start({
+        timeScale: 1,
+        rateLimitResetFormat: resetFormat,
+        retryAfterFormat: retryFormat,
+      });
+      try {
+        const c = client(sb2);
+        sb2.faults.failNext({ path: '/v1/verify/bulk', status: 429, retryAfterSeconds: 30 });
+        const r = await c('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } });
+        expect(r.status).toBe(429);
+        const wait = parseRetryHeader(r.headers['x-ratelimit-reset'], Date.now())!;
+        expect(wait).toBeGreaterThan(28_000);
+        expect(wait).toBeLessThanOrEqual(31_000);
+        sb2.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 30 });
+        const r2 = await c('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } });
+        expect(r2.status).toBe(503);
+        const wait2 = parseRetryHeader(r2.headers['retry-after'], Date.now())!;
+        expect(wait2).toBeGreaterThan(28_000);
+        expect(wait2).toBeLessThanOrEqual(31_000);
+        expect(sb2.ledger().charged).toBe(0);
+      } finally {
+        await sb2.close();
+      }
+    },
+  );
+
+  test('failJob by id fails a running job midway; error set; stored rows readable', async () => {
+    const sb2 = await start({ timeScale: 1, rowsPerSecond: 1000, queueDelayMs: 0 });
+    try {
+      const c = client(sb2);
+      const emails = Array.from({ length: 2000 }, (_, i) => `valid${i}@example.com`);
+      const id = (await c('POST', '/v1/verify/bulk', { body: { emails } })).body.job_id;
+      await new Promise((r) => setTimeout(r, 100));
+      sb2.faults.failJob(id, { afterRows: 150, error: 'Stopped for the test' });
+      const job = await waitTerminal(c, id);
+      expect(job.status).toBe('failed');
+      expect(job.error).toBe('Stopped for the test');
+      expect(job.processed).toBeGreaterThanOrEqual(150);
+      expect(job.processed).toBeLessThan(2000);
+      const rows = await readAll(c, id);
+      expect(rows).toHaveLength(job.processed);
+      expect(() => sb2.faults.failJob(id)).toThrow(/already finished/);
+    } finally {
+      await sb2.close();
+    }
+  });
+
+  test('faults armed from options at start', async () => {
+    const sb2 = await start({
+      faults: { failNext: [{ path: '/v1/jobs', status: 500 }], pauseNewJobs: true },
+    });
+    try {
+      const c = client(sb2);
+      expect((await c('GET', '/v1/jobs')).status).toBe(500);
+      expect((await c('GET', '/v1/jobs')).status).toBe(200);
+      expect((await c('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } })).status).toBe(
+        503,
+      );
+    } finally {
+      await sb2.close();
+    }
+  });
+
+  test('the admin HTTP API arms the same faults and reports state, requests, ledger and webhook attempts (no secrets)', async () => {
+    expect(
+      (await admin(sb, 'POST', '/faults/fail-next', { path: '/v1/account', status: 503, count: 1 })).status,
+    ).toBe(204);
+    expect((await call('GET', '/v1/account')).status).toBe(503);
+    expect((await call('GET', '/v1/account')).status).toBe(200);
+    expect(
+      (await admin(sb, 'POST', '/faults/fail-next', { path_regex: '^/v1/jobs$', drop: 'before-response' }))
+        .status,
+    ).toBe(204);
+    await expect(call('GET', '/v1/jobs')).rejects.toThrow();
+    expect((await admin(sb, 'POST', '/faults/pause-new-jobs', { retry_after_seconds: 5 })).status).toBe(204);
+    expect((await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } })).status).toBe(
+      503,
+    );
+    expect((await admin(sb, 'DELETE', '/faults/pause-new-jobs')).status).toBe(204);
+    expect((await admin(sb, 'POST', '/faults/fail-job', { after_rows: 1, error: 'admin' })).status).toBe(204);
+    const id = (
+      await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid1@example.com', 'valid2@example.com'] },
+      })
+    ).body.job_id;
+    expect((await waitTerminal(call, id)).error).toBe('admin');
+    expect(
+      (await admin(sb, 'POST', '/faults/slow', { path: '/v1/jobs', delay_ms: 10, count: 1 })).status,
+    ).toBe(204);
+    expect((await admin(sb, 'POST', '/faults/webhook-failures', { count: 2 })).status).toBe(204);
+    expect((await admin(sb, 'POST', '/faults/latency', { ms: 0 })).status).toBe(204);
+    const state = await admin(sb, 'GET', '/state');
+    expect(state.status).toBe(200);
+    expect(state.body.faults.webhook_failures).toBe(2);
+    expect(state.body.jobs).toHaveLength(1);
+    const ledger = await admin(sb, 'GET', `/ledger/${sb.accountId}`);
+    expect(ledger.body).toEqual(sb.ledger());
+    const requests = await admin(sb, 'GET', '/requests');
+    expect(requests.body.requests.length).toBeGreaterThan(3);
+    expect((await admin(sb, 'GET', '/webhooks')).body.attempts).toEqual([]);
+    expect((await admin(sb, 'POST', '/clock/advance', { ms: 1000 })).status).toBe(204);
+    expect((await admin(sb, 'DELETE', '/faults')).status).toBe(204);
+    expect((await admin(sb, 'GET', '/state')).body.faults.webhook_failures).toBe(0);
+    expect((await admin(sb, 'POST', '/faults/fail-next', { status: 42 })).status).toBe(422);
+    expect((await admin(sb, 'POST', '/faults/nope', {})).status).toBe(404);
+    for (const path of ['/state', '/requests', '/webhooks', `/ledger/${sb.accountId}`]) {
+      const text = JSON.stringify((await admin(sb, 'GET', path)).body);
+      expect(text).not.toContain(sb.apiKey);
+      expect(text).not.toContain(sb.webhookSecret);
+    }
+  });
+});
