@@ -88,11 +88,11 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>
 
 const sample = {
   ...completedJobSample,
-  received: 4,
+  received: 5,
   unique_count: 3,
   duplicates_removed: 1,
-  malformed_removed: 0,
-  malformed: [],
+  malformed_removed: 1,
+  malformed: [{ email: 'jane.doe@', position: 5, reason: 'has no domain after the @' }],
   duplicates: [{ email: 'ADA@northwind.example', position: 4, first_position: 1 }],
   counts: countByGroup(categorizedRowSamples),
   returned_rows: categorizedRowSamples.length,

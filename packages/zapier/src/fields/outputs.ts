@@ -68,6 +68,8 @@ export function jobOutputFields(): PlainOutputField[] {
     field('started_at', 'Started At', 'datetime'),
     field('completed_at', 'Completed At', 'datetime'),
     field('error', 'Error', 'string'),
+    field('valid_count', 'Valid Count (Legacy)', 'integer'),
+    field('invalid_count', 'Invalid Count (Legacy)', 'integer'),
   ];
 }
 

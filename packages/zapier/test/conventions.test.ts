@@ -1,0 +1,232 @@
+/**
+ * Zapier's review conventions and the contract, checked over the whole app definition: a new
+ * operation is walked like the others, so it cannot skip a sample, a label or a dropdown.
+ */
+import { assertMatches, fieldNames } from '@evf/contract';
+import App from '../src/index';
+
+type Field = { key: string; label?: string; type?: string; helpText?: string; dynamic?: string; list?: boolean; children?: Field[] };
+type Operation = { inputFields?: Field[]; outputFields?: Field[]; sample?: Record<string, unknown>; canPaginate?: boolean; type?: string };
+type Definition = { key: string; noun: string; display: { label?: string; description?: string; hidden?: boolean }; operation: Operation };
+type Kind = 'triggers' | 'searches' | 'creates';
+
+const definitions: { kind: Kind; def: Definition }[] = (['triggers', 'searches', 'creates'] as Kind[]).flatMap((kind) =>
+  Object.values((App as unknown as Record<Kind, Record<string, Definition>>)[kind] ?? {}).map((def) => ({ kind, def })),
+);
+const byKey = new Map(definitions.map(({ def }) => [def.key, def]));
+
+const CATEGORY_FIELDS = ['category', 'group', 'safe_to_send'];
+const PREFLIGHT_FIELDS = ['received', 'unique_count', 'duplicates_removed', 'malformed_removed', 'malformed', 'duplicates'];
+
+/**
+ * Where each operation's output comes from in the contract: the schema of the wire object, the keys
+ * this app adds, and line-item arrays with their own schema. `complete` says the sample holds a whole
+ * wire object, so it is validated against the schema after removing the added keys.
+ */
+interface ContractShape {
+  schema: string | null;
+  added: string[];
+  complete: boolean;
+  lineItems?: Record<string, { schema: string; added: string[] }>;
+}
+const CONTRACT: Record<string, ContractShape> = {
+  verify_email: { schema: 'SingleResult', added: [...CATEGORY_FIELDS, 'timed_out'], complete: true },
+  submit_bulk: {
+    schema: 'BulkSubmission',
+    added: ['job_ids', 'job_count', 'jobs', 'rejected_by_service', ...PREFLIGHT_FIELDS],
+    complete: false,
+    lineItems: { jobs: { schema: 'BulkSubmission', added: [] } },
+  },
+  verify_list_and_wait: {
+    schema: 'Job',
+    added: [...PREFLIGHT_FIELDS, 'counts', 'returned_rows', 'truncated', 'note', 'results'],
+    complete: true,
+    lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
+  },
+  revoke_api_key: { schema: null, added: ['key_id', 'revoked', 'result', 'message'], complete: false },
+  find_job: { schema: 'Job', added: [], complete: true },
+  get_job_results: {
+    schema: 'Job',
+    added: ['group_filter', 'counts', 'rows_read', 'returned_rows', 'truncated', 'note', 'results'],
+    complete: false,
+    lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
+  },
+  get_credit_balance: { schema: 'CreditBalance', added: [], complete: true },
+  job_finished: { schema: 'Job', added: ['id'], complete: true },
+  recent_jobs: { schema: 'JobListItem', added: ['id', 'label'], complete: true },
+};
+
+/** ID inputs without a dropdown, each with the reason no list exists to pick from. */
+const ID_INPUTS_WITHOUT_DROPDOWN: Record<string, string> = {
+  'revoke_api_key.key_id': 'the API has no endpoint that lists keys; key IDs are read in the app',
+};
+
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
+
+function titleCaseProblems(label: string): string[] {
+  return label
+    .split(/\s+/)
+    .map((word, i) => ({ word, core: word.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9%]+$/g, ''), i }))
+    .filter(({ core, i }) => /^[a-z]/.test(core) && (i === 0 || !SMALL_WORDS.has(core)))
+    .map(({ word }) => word);
+}
+
+/**
+ * Values at an output field key: "a__b" walks objects, "a[]b" walks the items of an array. Inside line
+ * items a field may be absent from some items (catch-all-only details), but must be in at least one.
+ */
+function valuesAt(sample: unknown, key: string): unknown[] | undefined {
+  let current: unknown[] = [sample];
+  let inItems = false;
+  const parts = key.split(/(\[\]|__)/).filter((p) => p !== '' && p !== '__');
+  for (const part of parts) {
+    if (part === '[]') {
+      current = current.flatMap((v) => (Array.isArray(v) ? v : []));
+      inItems = true;
+      continue;
+    }
+    const holders = current.filter((v) => v && typeof v === 'object' && part in (v as object));
+    if (holders.length === 0 || (!inItems && holders.length < current.length)) return undefined;
+    current = holders.map((v) => (v as Record<string, unknown>)[part]);
+  }
+  return current;
+}
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function typeMatches(type: string | undefined, value: unknown, list: boolean | undefined): boolean {
+  if (value === null) return true;
+  if (list) return Array.isArray(value) && value.every((v) => typeMatches(type, v, false));
+  switch (type) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'datetime':
+      return typeof value === 'string' && ISO_WITH_ZONE.test(value);
+    case 'string':
+    case undefined:
+      return typeof value === 'string';
+    default:
+      return true;
+  }
+}
+
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => strings(v, out));
+  return out;
+}
+
+function omit(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k)));
+}
+
+const cases = definitions.map(({ kind, def }) => [`${kind}.${def.key}`, kind, def] as const);
+
+it('the app defines the operations the issue asks for', () => {
+  expect(Object.keys(App.creates).sort()).toEqual(['revoke_api_key', 'submit_bulk', 'verify_email', 'verify_list_and_wait']);
+  expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'get_credit_balance', 'get_job_results']);
+  expect(Object.keys(App.triggers).sort()).toEqual(['job_finished', 'recent_jobs']);
+});
+
+describe.each(cases)('%s', (_name, kind, def) => {
+  const op = def.operation;
+  const visible = !def.display.hidden;
+
+  it('has a Title Case label and a description', () => {
+    expect(def.display.label).toBeTruthy();
+    expect(titleCaseProblems(def.display.label!)).toEqual([]);
+    expect(def.display.description?.length ?? 0).toBeGreaterThan(20);
+    if (kind === 'triggers') expect(def.display.description).toMatch(/^Triggers when /);
+    expect(def.noun).toBeTruthy();
+  });
+
+  it('labels every input with Title Case and help text that does not repeat the label', () => {
+    for (const field of op.inputFields ?? []) {
+      expect({ key: field.key, label: field.label }).toEqual({ key: field.key, label: expect.any(String) });
+      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({ key: field.key, problems: [] });
+      expect({ key: field.key, help: field.helpText }).toEqual({ key: field.key, help: expect.any(String) });
+      const help = field.helpText!.toLowerCase();
+      expect({ key: field.key, repeats: help.startsWith(field.label!.toLowerCase()) || help.length < 20 }).toEqual({ key: field.key, repeats: false });
+    }
+  });
+
+  it('gives ID inputs a dynamic dropdown backed by a hidden, paginated trigger', () => {
+    for (const field of op.inputFields ?? []) {
+      if (!/(^|_)id$/.test(field.key)) continue;
+      if (ID_INPUTS_WITHOUT_DROPDOWN[`${def.key}.${field.key}`]) continue;
+      expect({ key: field.key, dynamic: field.dynamic }).toEqual({ key: field.key, dynamic: expect.stringMatching(/^\w+\.\w+\.\w+$/) });
+      const [triggerKey, idField, labelField] = field.dynamic!.split('.');
+      const source = byKey.get(triggerKey!);
+      expect(source?.display.hidden).toBe(true);
+      expect(source?.operation.canPaginate).toBe(true);
+      expect(source?.operation.sample).toHaveProperty(idField!);
+      expect(source?.operation.sample).toHaveProperty(labelField!);
+    }
+  });
+
+  it('has a sample and labelled output fields whose types match the sample', () => {
+    expect(op.sample && Object.keys(op.sample).length).toBeTruthy();
+    expect(op.outputFields?.length).toBeTruthy();
+    for (const field of op.outputFields!) {
+      expect({ key: field.key, label: field.label }).toEqual({ key: field.key, label: expect.any(String) });
+      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({ key: field.key, problems: [] });
+      const values = valuesAt(op.sample, field.key);
+      expect({ key: field.key, inSample: values !== undefined }).toEqual({ key: field.key, inSample: true });
+      const wrong = values!.filter((v) => !typeMatches(field.type, v, field.list));
+      expect({ key: field.key, type: field.type, wrong }).toEqual({ key: field.key, type: field.type, wrong: [] });
+    }
+    // Every top-level sample key has a labelled field (nested objects through their sub-fields).
+    const covered = new Set(op.outputFields!.map((f) => f.key.split(/\[\]|__/)[0]));
+    expect(Object.keys(op.sample!).filter((k) => !covered.has(k))).toEqual([]);
+  });
+
+  it('uses ISO-8601 dates with a time zone and HTTPS URLs only', () => {
+    const texts = [...strings(op.sample), ...(op.inputFields ?? []).map((f) => f.helpText ?? ''), def.display.description ?? ''];
+    for (const text of texts) {
+      if (/^\d{4}-\d{2}-\d{2}/.test(text)) expect(text).toMatch(ISO_WITH_ZONE);
+      expect(text).not.toMatch(/http:\/\//);
+    }
+  });
+
+  it('outputs only contract fields plus the fields this app documents as added', () => {
+    const shape = CONTRACT[def.key];
+    expect(shape).toBeDefined();
+    const allowed = new Set([...(shape!.schema ? fieldNames(shape!.schema) : []), ...shape!.added]);
+    for (const field of op.outputFields!) {
+      const [top, ...rest] = field.key.split('[]');
+      expect({ key: field.key, known: allowed.has(top!.split('__')[0]!) }).toEqual({ key: field.key, known: true });
+      const items = shape!.lineItems?.[top!];
+      if (rest.length && items) {
+        const inner = rest.join('[]').split('__')[0]!;
+        expect({ key: field.key, known: [...fieldNames(items.schema), ...items.added].includes(inner) }).toEqual({ key: field.key, known: true });
+      }
+    }
+    const sample = op.sample!;
+    if (shape!.complete && shape!.schema) assertMatches(shape!.schema, omit(sample, shape!.added));
+    for (const [key, items] of Object.entries(shape!.lineItems ?? {})) {
+      const list = sample[key] as Record<string, unknown>[];
+      expect(Array.isArray(list) && list.length > 0).toBe(true);
+      for (const item of list) assertMatches(items.schema, omit(item, items.added));
+    }
+  });
+
+  if (visible) {
+    it('is reachable by users (not hidden)', () => expect(def.display.hidden).toBeFalsy());
+  }
+});
+
+it('authentication: key as a password field with help naming where keys are made, HTTPS links only', () => {
+  const fields = App.authentication!.fields as Field[];
+  const key = fields.find((f) => f.key === 'api_key')!;
+  expect(key).toMatchObject({ type: 'password', required: true });
+  expect(key.helpText).toMatch(/Profile, then API/);
+  expect(key.helpText).toMatch(/\(https:\/\/[^)]+\)/);
+  const secret = fields.find((f) => f.key === 'webhook_secret')!;
+  expect(secret).toMatchObject({ type: 'password', required: false });
+  for (const f of fields) expect(titleCaseProblems(f.label!)).toEqual([]);
+});
