@@ -77,7 +77,7 @@ export interface RunResult {
 }
 
 const functions: Record<string, ImlFunction> = loadImlFunctions();
-const base = readJsonc('general/base.iml.json') as Directive & { baseUrl: string; timeout?: number };
+const base = readJsonc('general/base.iml.json') as unknown as Directive & { baseUrl: string; timeout?: number };
 
 function moduleMeta(id: string): ComponentMeta {
   const meta = components('module').find(([m]) => m === id)?.[1];
