@@ -63,8 +63,11 @@ export function clientFor(
     transport: fetchTransport,
     runtime: acceleratedRuntime(SPEED),
     webhookUrl: { allowLoopbackHttp: true },
-    onRequest: ({ method, path }) => attempts.push(`${method} ${path}`),
     ...extra,
+    onRequest: (info) => {
+      attempts.push(`${info.method} ${info.path}`);
+      extra.onRequest?.(info);
+    },
   });
   return { client, attempts };
 }
