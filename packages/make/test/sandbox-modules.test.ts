@@ -20,6 +20,8 @@ interface InterfaceField {
 let sb: Sandbox;
 let conn: MakeConnection;
 const allRequests: SentRequest[] = [];
+/** Every bundle any module produced, to prove no output carries the key or the signing secret. */
+const allOutputs: string[] = [];
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000, allowInsecureWebhooks: true });
@@ -69,6 +71,7 @@ function interfaceOf(moduleId: string): InterfaceField[] {
 
 async function run(moduleId: string, params: Record<string, unknown>, options = {}) {
   const result = await runModule(moduleId, params, conn, { repeatDelayMs: 50, ...options });
+  allOutputs.push(JSON.stringify(result.bundles));
   checkRequests(result.requests);
   for (const b of result.bundles) expectFieldsDeclared(b, interfaceOf(moduleId), moduleId);
   return result;
@@ -214,6 +217,14 @@ describe('Make modules against the sandbox', () => {
     expect(r).toBeInstanceOf(MakeModuleError);
     expect((r as MakeModuleError).type).toBe('DataError');
     expect((r as MakeModuleError).message).toContain('no-at-sign');
+  });
+
+  it('no module output contains the API key or the signing secret', () => {
+    expect(allOutputs.length).toBeGreaterThan(10);
+    for (const out of allOutputs) {
+      expect(out).not.toContain(sb.apiKey);
+      expect(out).not.toContain(sb.webhookSecret);
+    }
   });
 
   it('every endpoint of the contract was reached by some module, RPC or the connection', () => {
