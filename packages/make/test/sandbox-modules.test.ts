@@ -7,7 +7,7 @@
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { categorize } from '@evf/client';
 import { findOperation, validateResponse } from '@evf/contract';
-import { components, readJsonc, type Json } from './support/app-files';
+import { components, readJsonc } from './support/app-files';
 import { MakeModuleError, runModule, runRpc, testConnection, type MakeConnection, type SentRequest } from './support/make-runtime';
 import { ParamValidationError } from './support/make-params';
 
