@@ -39,7 +39,8 @@ function isLocalSandbox(url: string): boolean {
 export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>): EmailVerificationClient {
   const url = baseUrl();
   return new EmailVerificationClient({
-    apiKey: bundle.authData?.api_key,
+    // Never undefined: the client reads an absent key as "the transport authenticates", and this one does not.
+    apiKey: bundle.authData?.api_key ?? '',
     baseUrl: url,
     transport: zapierTransport(z),
     runtime,

@@ -12,6 +12,22 @@ import {
 } from '@evf/client';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 
+/** The label a user sees for each field the client may name in an InputError. */
+const FIELD_LABELS: Record<string, string> = {
+  email: 'Email Address',
+  emails: 'Email Addresses / Pasted List',
+  name: 'List Name',
+  priority: 'Priority',
+  check_smtp: 'Check Mail Server',
+  job_id: 'Job',
+  key_id: 'Key ID',
+  group: 'Only This Group',
+  api_key: 'API Key (in the connection)',
+  webhook_secret: 'Webhook Signing Secret (in the connection)',
+  webhook_url: 'Callback URL',
+  base_url: 'EVF_BASE_URL (app environment)',
+};
+
 /** Used when the service asks to wait but does not say how long. */
 const DEFAULT_THROTTLE_SECONDS = 60;
 
@@ -36,7 +52,10 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   if (err instanceof SubmissionUncertainError) return new z.errors.HaltedError(err.message);
   if (err instanceof RateLimitError) return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
   if (err instanceof ServiceUnavailableError) return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
-  if (err instanceof InputError) return new z.errors.Error(err.message, 'invalid_input', 400);
+  if (err instanceof InputError) {
+    const label = FIELD_LABELS[err.field] ?? err.field;
+    return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
+  }
   if (err instanceof UnprocessableError) return new z.errors.Error(err.message, 'unprocessable', 422);
   if (err instanceof NotFoundError) return new z.errors.Error(err.message, 'not_found', 404);
   if (err instanceof WebhookVerificationError) return new z.errors.Error(err.message, `webhook_${err.code}`, 401);

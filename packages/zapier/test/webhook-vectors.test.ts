@@ -65,7 +65,7 @@ useBaseUrl(() => BASE);
 useNock();
 afterEach(() => jest.restoreAllMocks());
 
-const all = vectors as Vector[];
+const all = vectors as unknown as Vector[];
 
 it('covers the whole vector file', () => {
   expect(all.length).toBeGreaterThanOrEqual(30);
