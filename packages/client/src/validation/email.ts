@@ -66,8 +66,18 @@ const REASONS: Record<number, string> = {
   [R_DOMAIN_NO_DOT]: 'has a domain without a dot (like "example.com")',
   [R_TLD]: 'does not end in a real top-level domain (like .com)',
   [R_NON_ASCII]: 'has non-ASCII characters (write the domain in its xn-- form)',
-  [SCAN_SEPARATOR]: 'contains a space, comma or semicolon',
+  [SCAN_SEPARATOR]: 'contains a space, comma or semicolon (one address per cell or line)',
 };
+
+let lastHash = 0;
+
+/**
+ * The case-folded FNV-1a hash of the address most recently accepted by scanEmail, computed in the same
+ * pass: dedupe needs no lower-cased copy and no second walk over the characters.
+ */
+export function lastScanHash(): number {
+  return lastHash;
+}
 
 /** One pass: validity and whether the address holds upper case. See SCAN_* and reasonFor. */
 export function scanEmail(s: string): number {
@@ -82,6 +92,7 @@ export function scanEmail(s: string): number {
     return R_TOO_LONG;
   }
   let upper = 0;
+  let h = 0x811c9dc5;
   let i = 0;
   let prevDot = true; // a leading dot is an error
   // local part
@@ -93,16 +104,19 @@ export function scanEmail(s: string): number {
     if (c === 46 /* . */) {
       if (prevDot) return R_LOCAL_DOT;
       prevDot = true;
+      h = Math.imul(h ^ c, 0x01000193);
       continue;
     }
     if (!(f & C.LocalOk)) return f & C.Separator ? SCAN_SEPARATOR : R_LOCAL_CHAR;
     upper |= f & C.Upper;
+    h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
     prevDot = false;
   }
   if (i === n) return R_NO_AT;
   if (i === 0) return R_LOCAL_EMPTY;
   if (prevDot) return R_LOCAL_DOT;
   if (i > LIMITS.maxLocalPartLength) return R_LOCAL_LONG;
+  h = Math.imul(h ^ 64, 0x01000193);
   const domainStart = ++i;
   if (domainStart === n) return R_DOMAIN_EMPTY;
   if (n - domainStart > LIMITS.maxDomainLength) return R_DOMAIN_LONG;
@@ -112,6 +126,7 @@ export function scanEmail(s: string): number {
   for (; i <= n; i++) {
     const c = i < n ? s.charCodeAt(i) : 46; // a virtual dot closes the last label
     if (c === 46) {
+      h = Math.imul(h ^ 46, 0x01000193);
       const len = i - labelStart;
       if (len === 0 || len > LIMITS.maxDomainLabelLength) return R_DOMAIN_LABEL;
       if (s.charCodeAt(labelStart) === 45 || s.charCodeAt(i - 1) === 45) return R_DOMAIN_LABEL;
@@ -132,8 +147,26 @@ export function scanEmail(s: string): number {
     if (!(f & C.DomainOk)) return f & C.Separator ? SCAN_SEPARATOR : R_DOMAIN_CHAR;
     if (!(f & C.Letter)) labelAllLetters = false;
     upper |= f & C.Upper;
+    h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
   }
+  lastHash = h;
   return upper ? SCAN_OK_UPPER : SCAN_OK;
+}
+
+/** ASCII case-insensitive equality of two addresses that scanEmail accepted. */
+export function sameAddressIgnoringCase(a: string, b: string): boolean {
+  if (a === b) return true;
+  const n = a.length;
+  if (n !== b.length) return false;
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 128 && TABLE[x]! & C.Upper) x |= 0x20;
+    if (y < 128 && TABLE[y]! & C.Upper) y |= 0x20;
+    if (x !== y) return false;
+  }
+  return true;
 }
 
 function isPunycodeLabel(s: string, from: number, to: number): boolean {
@@ -155,7 +188,8 @@ export function emailProblem(s: unknown): string | undefined {
   return code >= 0 ? undefined : reasonFor(code);
 }
 
-const SPLIT = /[\s,;]+/;
+/** What separates addresses in pasted text or a cell: line breaks, commas, semicolons and tabs (sheet columns). */
+export const LIST_SEPARATORS = /[\r\n,;\t]+/;
 
 /**
  * Addresses from what a no-code user pastes or maps: a text blob (one per line, or comma/semicolon
@@ -164,7 +198,10 @@ const SPLIT = /[\s,;]+/;
 export function parseEmailList(input: string | readonly unknown[]): string[] {
   const out: string[] = [];
   const push = (text: string): void => {
-    for (const part of text.split(SPLIT)) if (part) out.push(part);
+    for (const part of text.split(LIST_SEPARATORS)) {
+      const trimmed = part.trim();
+      if (trimmed) out.push(trimmed);
+    }
   };
   if (typeof input === 'string') push(input);
   else for (const item of input) if (item !== null && item !== undefined) push(String(item));

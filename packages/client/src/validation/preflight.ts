@@ -1,5 +1,5 @@
 import { LIMITS } from '../limits';
-import { SCAN_OK_UPPER, SCAN_SEPARATOR, reasonFor, scanEmail } from './email';
+import { LIST_SEPARATORS, SCAN_SEPARATOR, lastScanHash, reasonFor, sameAddressIgnoringCase, scanEmail } from './email';
 
 export interface DuplicateAddress {
   email: string;
@@ -45,12 +45,31 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     throw new RangeError(`maxPerJob must be an integer from 1 to ${LIMITS.maxEmailsPerJob}`);
   }
   const items: readonly unknown[] = typeof input === 'string' ? input.split(/\r?\n/) : input;
-  const firstByKey = new Map<string, number>();
   const unique: string[] = [];
   const uniqueSourceIndex: number[] = [];
   const duplicates: DuplicateAddress[] = [];
   const malformed: MalformedAddress[] = [];
   let received = 0;
+
+  // Dedupe through an open-addressing table keyed by the case-folded hash that scanEmail computed while
+  // checking the syntax: no lower-cased copies, no Map, one look at each character. Slots hold
+  // positions in `unique` (-1 = empty); the table is grown when half full.
+  // Sized from the input so that a list of simple cells never needs a rehash (pasted cells holding
+  // several addresses may still grow it).
+  let mask = 1023;
+  while (mask < items.length * 2) mask = mask * 2 + 1;
+  let slots = new Int32Array(mask + 1).fill(-1);
+  let hashes = new Int32Array(Math.max(1024, items.length));
+  const grow = (): void => {
+    mask = mask * 2 + 1;
+    const next = new Int32Array(mask + 1).fill(-1);
+    for (let u = 0; u < unique.length; u++) {
+      let i = hashes[u]! & mask;
+      while (next[i] !== -1) i = (i + 1) & mask;
+      next[i] = u;
+    }
+    slots = next;
+  };
 
   const take = (email: string, index: number, code: number): void => {
     received++;
@@ -58,15 +77,26 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
       malformed.push({ email, index, reason: reasonFor(code) });
       return;
     }
-    const key = code === SCAN_OK_UPPER ? email.toLowerCase() : email;
-    const first = firstByKey.get(key);
-    if (first !== undefined) {
-      duplicates.push({ email, index, firstIndex: first });
-      return;
+    const h = lastScanHash();
+    let i = h & mask;
+    for (let u = slots[i]!; u !== -1; u = slots[i]!) {
+      if (hashes[u] === h && sameAddressIgnoringCase(unique[u]!, email)) {
+        duplicates.push({ email, index, firstIndex: uniqueSourceIndex[u]! });
+        return;
+      }
+      i = (i + 1) & mask;
     }
-    firstByKey.set(key, index);
+    const u = unique.length;
+    if (u === hashes.length) {
+      const bigger = new Int32Array(u * 2);
+      bigger.set(hashes);
+      hashes = bigger;
+    }
+    hashes[u] = h;
+    slots[i] = u;
     unique.push(email);
     uniqueSourceIndex.push(index);
+    if (unique.length * 2 > mask) grow();
   };
 
   for (let index = 0; index < items.length; index++) {
@@ -79,7 +109,12 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
       take(text, index, code);
       continue;
     }
-    for (const part of text.split(/[\s,;]+/)) if (part) take(part, index, scanEmail(part));
+    // A cell or line holding several addresses, or padded with spaces: split it, trim each part.
+    // A space inside a part stays an error: "Anna Smith anna@x.com" is not an address.
+    for (const part of text.split(LIST_SEPARATORS)) {
+      const trimmed = part.trim();
+      if (trimmed) take(trimmed, index, scanEmail(trimmed));
+    }
   }
 
   const chunks: string[][] = [];
