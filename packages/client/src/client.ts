@@ -262,22 +262,36 @@ export class EmailVerificationClient {
    * and ends when a page says has_more is false.
    */
   async *results(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
+    const max = options.maxRows ?? Number.POSITIVE_INFINITY;
+    let given = 0;
+    for await (const page of this.resultPages(jobId, options)) {
+      for (const row of page.results ?? []) {
+        if (given >= max) return;
+        given++;
+        yield row;
+      }
+    }
+  }
+
+  /**
+   * The pages behind results(), for callers that handle a page at a time (fewer awaits per row, and
+   * memory bounded by one page). Stops after has_more is false, or once maxRows rows were given.
+   */
+  async *resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
     const perPage = options.perPage ?? LIMITS.maxPerPage;
     assertJobId(jobId);
     assertPerPage(perPage);
     const concurrency = Math.max(1, Math.min(16, Math.floor(options.concurrency ?? 1)));
     const max = options.maxRows ?? Number.POSITIVE_INFINITY;
     const opts = { signal: options.signal, timeoutMs: options.timeoutMs };
-    let given = 0;
     const fetchPage = (p: number): Promise<ResultsPage> => this.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
+    let rows = 0;
     let page = 1;
     let current = await fetchPage(page);
     for (;;) {
-      for (const row of current.results ?? []) {
-        if (given++ >= max) return;
-        yield row;
-      }
-      if (!current.has_more || given >= max) return;
+      yield current;
+      rows += current.results?.length ?? 0;
+      if (!current.has_more || rows >= max) return;
       // Once the job has stopped its rows are fixed, so the remaining pages can be fetched side by side.
       const lastPage = Math.ceil((current.total ?? 0) / perPage);
       if (concurrency > 1 && STOPPED_STATUSES.includes(current.status) && lastPage > page + 1) {
@@ -289,11 +303,9 @@ export class EmailVerificationClient {
           for (let i = 0; i < pages.length; i++) {
             current = pages[i]!;
             page = numbers[i]!;
-            for (const row of current.results ?? []) {
-              if (given++ >= max) return;
-              yield row;
-            }
-            if (!current.has_more) return;
+            yield current;
+            rows += current.results?.length ?? 0;
+            if (!current.has_more || rows >= max) return;
           }
         }
         // The total was stale (has_more still true on the last page it implied): carry on one by one.
