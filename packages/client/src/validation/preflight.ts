@@ -1,6 +1,8 @@
 import { LIMITS } from '../limits';
 import { LIST_SEPARATORS, SCAN_SEPARATOR, lastScanHash, reasonFor, sameAddressIgnoringCase, scanEmail } from './email';
 
+const HAS_LIST_SEPARATOR = /[\r\n,;\t]/;
+
 export interface DuplicateAddress {
   email: string;
   /** Position of this copy in the input. */
@@ -104,7 +106,9 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     if (item === null || item === undefined) continue;
     const text = typeof item === 'string' ? item : String(item);
     const code = scanEmail(text);
-    if (code !== SCAN_SEPARATOR) {
+    // The scan stops at the first error, which may come before a separator ("a@@x.com, b@y.com"), so a
+    // refused cell is looked at again for separators: valid addresses after a bad one are never lost.
+    if (code >= 0 || (code !== SCAN_SEPARATOR && !HAS_LIST_SEPARATOR.test(text))) {
       if (text.length === 0) continue; // an empty cell is not an address
       take(text, index, code);
       continue;
