@@ -18,7 +18,7 @@ import {
   assertSingleEmail,
 } from './validation/params';
 import { assertWebhookUrl, checkResolvedAddresses, type WebhookUrlOptions } from './validation/webhook-url';
-import { isIpLiteral } from './validation/ip';
+import { isIpLiteral, isLoopbackUrl } from './validation/ip';
 import type {
   Account,
   BulkSubmission,
@@ -37,8 +37,10 @@ import type {
 } from './types';
 
 export interface ClientOptions {
-  /** Sent as X-API-Key. Omit only when the transport authenticates by itself (n8n credentials). */
+  /** Sent as X-API-Key. Required unless `authenticatedByTransport` says the transport adds it. */
   apiKey?: string;
+  /** The transport authenticates every request itself (n8n credentials); the key is then not ours to send. */
+  authenticatedByTransport?: boolean;
   /** The service's base URL, ending in /api. */
   baseUrl: string;
   transport: Transport;
@@ -47,7 +49,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
   userAgent?: string;
-  /** webhook_url rules: loopback http is for sandbox development only. */
+  /**
+   * webhook_url rules. Loopback http receivers are allowed only against a local sandbox: by default
+   * exactly when the base URL itself is on loopback, never against the real service.
+   */
   webhookUrl?: WebhookUrlOptions & {
     /** Also resolve the host (runtime.lookup) and refuse non-public addresses before submitting. */
     resolveHost?: boolean;
@@ -91,11 +96,14 @@ export class EmailVerificationClient {
   private readonly options: ClientOptions;
 
   constructor(options: ClientOptions) {
-    if (options.apiKey !== undefined) assertApiKey(options.apiKey);
+    if (!options.authenticatedByTransport || options.apiKey !== undefined) assertApiKey(options.apiKey);
     if (!options.baseUrl || !/^https?:\/\//i.test(options.baseUrl)) {
       throw new InputError('base_url', 'syntax', 'The base URL must start with https:// (or http:// for the local sandbox) and end in /api.');
     }
-    this.options = options;
+    this.options = {
+      ...options,
+      webhookUrl: { ...options.webhookUrl, allowLoopbackHttp: options.webhookUrl?.allowLoopbackHttp ?? isLoopbackUrl(options.baseUrl) },
+    };
     this.http = new HttpCore({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,

@@ -21,7 +21,7 @@ export { preflightEmails, summarizePreflight } from './validation/preflight';
 export type { PreflightReport, DuplicateAddress, MalformedAddress, PreflightOptions } from './validation/preflight';
 export { checkWebhookUrl, assertWebhookUrl, checkResolvedAddresses } from './validation/webhook-url';
 export type { WebhookUrlViolation, WebhookUrlOptions } from './validation/webhook-url';
-export { classifyAddress, isIpLiteral, parseIPv4, parseIPv6 } from './validation/ip';
+export { classifyAddress, isIpLiteral, isLoopbackUrl, parseIPv4, parseIPv6 } from './validation/ip';
 export type { AddressClass } from './validation/ip';
 export * from './validation/params';
 export { verifyWebhook, getHeader, WebhookVerificationError } from './webhooks/verify';

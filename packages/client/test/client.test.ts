@@ -466,3 +466,22 @@ describe('submitList', () => {
     await expect(client.getAccount()).rejects.toBeInstanceOf(ConnectionError);
   });
 });
+
+describe('construction', () => {
+  const base = { baseUrl: BASE, transport: fetchTransport, runtime: fakeRuntime() };
+  test('an absent key is refused unless the transport authenticates by itself', () => {
+    expect(() => new EmailVerificationClient({ ...base })).toThrow(InputError);
+    expect(() => new EmailVerificationClient({ ...base, authenticatedByTransport: true })).not.toThrow();
+    expect(() => new EmailVerificationClient({ ...base, authenticatedByTransport: true, apiKey: 'nope' })).toThrow(/evf_/);
+  });
+
+  test('loopback http webhooks only when the base URL is itself on loopback (the sandbox)', async () => {
+    const hook = 'http://127.0.0.1:5678/webhook/done';
+    const remote = new EmailVerificationClient({ ...base, apiKey: KEY });
+    await expect(remote.assertWebhookUrl(hook)).rejects.toThrow(/https/);
+    const local = new EmailVerificationClient({ ...base, apiKey: KEY, baseUrl: 'http://127.0.0.1:8787/api' });
+    await expect(local.assertWebhookUrl(hook)).resolves.toBeUndefined();
+    const forced = new EmailVerificationClient({ ...base, apiKey: KEY, baseUrl: 'http://127.0.0.1:8787/api', webhookUrl: { allowLoopbackHttp: false } });
+    await expect(forced.assertWebhookUrl(hook)).rejects.toThrow(/https/);
+  });
+});

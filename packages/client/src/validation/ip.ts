@@ -132,3 +132,13 @@ export function classifyAddress(ip: string): AddressClass {
 export function isIpLiteral(host: string): boolean {
   return parseIPv4(host) !== undefined || parseIPv6(host) !== undefined;
 }
+
+/** True when a URL's host is localhost or a loopback address: the local sandbox, never the real service. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
+  } catch {
+    return false;
+  }
+}
