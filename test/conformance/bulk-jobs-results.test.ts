@@ -179,7 +179,7 @@ describe('sandbox conformance: bulk submission rules, jobs and result pages', ()
 
   test('job goes queued -> processing -> completed; counters agree with the stored rows at every moment; rows page out while processing', async () => {
     // Real time and a modest rate, so the job is seen queued and then mid-way.
-    const slowSb = await start({ timeScale: 1, rowsPerSecond: 3000, queueDelayMs: 150 });
+    const slowSb = await start({ timeScale: 1, rowsPerSecond: 3000, queueDelayMs: 400 });
     const call = client(slowSb);
     try {
       const emails = Array.from({ length: 600 }, (_, i) => `user${i}@example.com`);
