@@ -49,6 +49,16 @@ export class EmailVerificationApi implements ICredentialType {
 			description:
 				'Starts with whsec_. Found in the app under Profile, API, Webhooks. Needed by the trigger and by Wait for Completion through a webhook.',
 		},
+		{
+			displayName: 'Previous Webhook Signing Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'whsec_...',
+			description:
+				'Only while rotating the secret: the old one, so messages signed before the rotation are still accepted. Clear it afterwards.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -13,7 +13,7 @@ import { appendResultRows } from '../EmailVerification/actions/bulkJob/waiting';
 import { groupFilter, simplifyOption } from '../EmailVerification/actions/common.descriptions';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
-import { createClient, getCredentialsOf } from '../EmailVerification/transport';
+import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
 import { rememberJob } from './seenJobs';
 
 export class EmailVerificationTrigger implements INodeType {
@@ -104,7 +104,7 @@ export class EmailVerificationTrigger implements INodeType {
 			verified = verifyWebhook({
 				rawBody: (request as { rawBody?: Buffer }).rawBody ?? '',
 				headers: request.headers,
-				secrets: credentials.webhookSecret ?? '',
+				secrets: signingSecrets(credentials),
 			});
 		} catch (error) {
 			if (!(error instanceof WebhookVerificationError)) throw toNodeError(this.getNode(), error);

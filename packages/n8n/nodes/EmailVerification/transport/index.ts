@@ -37,6 +37,14 @@ export interface EvfCredentials {
 	apiKey: string;
 	baseUrl: string;
 	webhookSecret?: string;
+	previousWebhookSecret?: string;
+}
+
+/** The secrets a delivery may be signed with: the current one and, during a rotation, the previous one. */
+export function signingSecrets(credentials: EvfCredentials): string[] {
+	return [credentials.webhookSecret, credentials.previousWebhookSecret].filter(
+		(secret): secret is string => typeof secret === 'string' && secret !== '',
+	);
 }
 
 interface FullResponse {
@@ -125,6 +133,8 @@ export async function getCredentialsOf(context: RequestContext): Promise<EvfCred
 export async function createClient(context: RequestContext): Promise<EmailVerificationClient> {
 	const credentials = await getCredentialsOf(context);
 	return new EmailVerificationClient({
+		// n8n puts the key into X-API-Key through the credential's `authenticate`.
+		authenticatedByTransport: true,
 		baseUrl: credentials.baseUrl,
 		transport: n8nTransport(context),
 		runtime: n8nRuntime,

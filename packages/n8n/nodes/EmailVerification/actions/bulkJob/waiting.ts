@@ -21,7 +21,7 @@ import {
 } from '@evf/client';
 import { toNodeError } from '../../helpers/errors';
 import { itemFor, simplify } from '../../helpers/items';
-import { createClient, getCredentialsOf, isLoopbackBaseUrl } from '../../transport';
+import { createClient, getCredentialsOf, isLoopbackBaseUrl, signingSecrets } from '../../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
 
@@ -41,10 +41,14 @@ export interface RowOptions {
 
 type ParameterReader = (name: string, fallback: unknown) => unknown;
 
+function positiveOr(value: number, fallback: number): number {
+	return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 export function readWaitSettings(read: ParameterReader): WaitSettings {
 	return {
 		method: read('waitMethod', 'auto') as WaitMethod,
-		timeoutMs: Math.max(1, Number(read('timeoutMinutes', 60))) * 60_000,
+		timeoutMs: positiveOr(Number(read('timeoutMinutes', 60)), 60) * 60_000,
 		intervalMs: Number(read('pollIntervalSeconds', 15)) * 1000,
 		output: read('waitOutput', 'results') as 'results' | 'job',
 	};
@@ -99,7 +103,7 @@ export async function usableResumeUrl(
 	const problems = checkWebhookUrl(resumeUrl, {
 		allowLoopbackHttp: isLoopbackBaseUrl(credentials.baseUrl),
 	});
-	const hasSecret = typeof credentials.webhookSecret === 'string' && credentials.webhookSecret !== '';
+	const hasSecret = signingSecrets(credentials).length > 0;
 	if (problems.length === 0 && hasSecret) return resumeUrl;
 	if (settings.method === 'auto') return undefined;
 	const why = hasSecret
@@ -146,7 +150,7 @@ export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhook
 		const verified = verifyWebhook({
 			rawBody: (request as { rawBody?: Buffer }).rawBody ?? '',
 			headers: request.headers,
-			secrets: credentials.webhookSecret ?? '',
+			secrets: signingSecrets(credentials),
 		});
 		jobId = verified.jobId;
 	} catch (error) {

@@ -1,0 +1,152 @@
+/**
+ * The trigger's webhook method against the shared signature vectors (at their receiver clock), the
+ * duplicate rule, and both outputs; the resume path of the action node with a real delivery from the
+ * sandbox; and the polling trigger.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import vectors from '../../../shared/test-vectors/webhook-vectors.json';
+import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
+import { EmailVerificationTrigger } from '../nodes/EmailVerificationTrigger/EmailVerificationTrigger.node';
+import { EmailVerificationPollTrigger } from '../nodes/EmailVerificationPollTrigger/EmailVerificationPollTrigger.node';
+import { executeContext, pollContext, webhookContext, type TestCredentials } from './support/context';
+import { startReceiver } from './support/receiver.cjs';
+import { waitFor } from './support/timing.cjs';
+
+interface Vector {
+	name: string;
+	secrets: string[];
+	headers: Record<string, string>;
+	rawBody: string;
+	now: number;
+	expect: 'accept' | 'reject';
+}
+
+const trigger = new EmailVerificationTrigger();
+const baseCredentials = { apiKey: 'evf_unused_for_signature_checks', baseUrl: 'http://127.0.0.1:9/api' };
+
+describe('On Bulk Job Finished (webhook trigger) with the shared signature vectors', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it.each((vectors as Vector[]).map((v) => [v.name, v] as const))('%s', async (_name, vector) => {
+		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+		// The credential holds the current secret and, during a rotation, the previous one.
+		const harness = webhookContext({
+			params: { output: 'job' },
+			credentials: { ...baseCredentials, webhookSecret: vector.secrets[0], previousWebhookSecret: vector.secrets[1] },
+			delivery: { rawBody: vector.rawBody, headers: vector.headers },
+		});
+		const result = await trigger.webhook.call(harness.context);
+		if (vector.expect === 'accept') {
+			expect(harness.answered.status).toBeUndefined();
+			const item = result.workflowData?.[0]?.[0];
+			expect(item?.json).toMatchObject({ job_id: JSON.parse(vector.rawBody).job_id });
+			expect(item?.pairedItem).toEqual({ item: 0 });
+		} else {
+			expect(harness.answered.status).toBe(401);
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(harness.staticData.seenJobIds).toBeUndefined();
+		}
+		expect(harness.sent).toHaveLength(0);
+	});
+
+	it('starts the workflow once per job: a repeated delivery is acknowledged and ignored', async () => {
+		const vector = (vectors as Vector[]).find((v) => v.name === 'valid_completed')!;
+		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+		const staticData: IDataObject = {};
+		const deliver = async () => {
+			const harness = webhookContext({
+				params: { output: 'job' },
+				credentials: { ...baseCredentials, webhookSecret: vector.secrets[0] },
+				delivery: { rawBody: vector.rawBody, headers: vector.headers },
+				staticData,
+			});
+			return { result: await trigger.webhook.call(harness.context), harness };
+		};
+		const first = await deliver();
+		expect(first.result.workflowData?.[0]).toHaveLength(1);
+		const second = await deliver();
+		expect(second.result).toEqual({ noWebhookResponse: true });
+		expect(second.harness.answered).toEqual({ status: 200, body: { received: true, duplicate: true } });
+		expect(staticData.seenJobIds).toEqual([JSON.parse(vector.rawBody).job_id]);
+	});
+});
+
+describe('with the sandbox', () => {
+	let sandbox: Sandbox;
+	let credentials: TestCredentials;
+	let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
+		credentials = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret };
+		receiver = await startReceiver();
+	});
+	afterAll(async () => {
+		await receiver.close();
+		await sandbox.close();
+	});
+
+	it('the trigger emits one item per result row, filtered by group, from a real delivery', async () => {
+		const action = new EmailVerification();
+		const submit = executeContext({
+			params: { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.t1@example.com\ninvalid.t2@example.com\nvalid.t3@example.com', waitForCompletion: false, options: { webhookUrl: `${receiver.url}/hook` } },
+			credentials,
+		});
+		const [[job]] = await action.execute.call(submit.context);
+		const delivery = await receiver.next();
+		expect(delivery.headers['x-service-job']).toBe(job.json.job_id);
+		const harness = webhookContext({
+			params: { output: 'results', resultOptions: { groups: ['safe_to_send'], simplify: true } },
+			credentials,
+			delivery,
+		});
+		const result = await trigger.webhook.call(harness.context);
+		expect(result.workflowData?.[0].map((i) => i.json.email)).toEqual(['valid.t1@example.com', 'valid.t3@example.com']);
+		const tampered = webhookContext({
+			params: { output: 'job' },
+			credentials,
+			delivery: { ...delivery, rawBody: delivery.rawBody.replace('"completed"', '"failed"') },
+		});
+		expect(await trigger.webhook.call(tampered.context)).toEqual({ noWebhookResponse: true });
+		expect(tampered.answered.status).toBe(401);
+	});
+
+	it('Submit waiting by webhook resumes from the service call with the result rows', async () => {
+		const action = new EmailVerification();
+		const params = { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.r1@example.com, full.r2@example.com', waitForCompletion: true, waitMethod: 'webhook', timeoutMinutes: 10, pollIntervalSeconds: 10, waitOutput: 'results', resultOptions: {}, options: {} };
+		const submit = executeContext({ params, credentials, resumeUrl: `${receiver.url}/webhook-waiting/42` });
+		const [[waiting]] = await action.execute.call(submit.context);
+		expect(waiting.json).toMatchObject({ waiting_by: 'webhook' });
+		expect(submit.waits).toHaveLength(1);
+		const delivery = await receiver.next();
+		expect(delivery.url).toBe('/webhook-waiting/42');
+		const resume = webhookContext({ params, credentials, delivery, nodeType: 'n8n-nodes-evf.emailVerification' });
+		const resumed = await action.webhook.call(resume.context);
+		expect(resumed.workflowData?.[0].map((i) => [i.json.email, i.json.category])).toEqual([
+			['valid.r1@example.com', 'Valid'],
+			['full.r2@example.com', 'Inbox Full'],
+		]);
+		const forged = webhookContext({ params, credentials: { ...credentials, webhookSecret: 'whsec_someone_else' }, delivery });
+		expect(await action.webhook.call(forged.context)).toEqual({ noWebhookResponse: true });
+		expect(forged.answered.status).toBe(401);
+	});
+
+	it('the polling trigger learns old jobs on its first run, then emits each newly finished job once', async () => {
+		const poller = new EmailVerificationPollTrigger();
+		const staticData: IDataObject = {};
+		const first = pollContext({ params: {}, credentials, staticData });
+		expect(await poller.poll.call(first.context)).toBeNull();
+		const action = new EmailVerification();
+		const submit = executeContext({ params: { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.p1@example.com', waitForCompletion: false, options: {} }, credentials });
+		const [[job]] = await action.execute.call(submit.context);
+		const jobId = String(job.json.job_id);
+		await waitFor(() => sandbox.job(jobId)?.terminal === true, { what: `job ${jobId} finished` });
+		const second = await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context);
+		expect(second?.[0].map((i) => i.json.job_id)).toEqual([jobId]);
+		expect(second?.[0][0].json).toMatchObject({ status: 'completed', terminal: true });
+		expect(await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context)).toBeNull();
+		const manual = await poller.poll.call(pollContext({ params: {}, credentials, mode: 'manual', staticData: {} }).context);
+		expect(manual?.[0][0].json.job_id).toBe(jobId);
+	});
+});
