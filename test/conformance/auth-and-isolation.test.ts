@@ -44,8 +44,11 @@ describe('sandbox conformance: authentication, keys and account isolation', () =
         expect(r.status).toBe(401);
         expect(r.body.error.code).toBe(code);
         expect(typeof r.body.error.message).toBe('string');
+        // A key sent in error is never echoed back.
+        if (key) expect(r.text).not.toContain(key);
       }
       expect(sb.ledger('acct_a')).toEqual(before);
+      expect(JSON.stringify(sb.requests)).not.toContain('evf_');
     },
   );
 
