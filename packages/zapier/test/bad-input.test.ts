@@ -2,7 +2,8 @@
  * The bad-input table for every Zapier operation: each case gets a clear error naming the field,
  * before any request is sent (a catch-all interceptor counts requests to the API host).
  */
-import { BASE, KEY, requestCounter, run, steps, useBaseUrl, useNock, zapierError, type Step, type AnyBundle } from './helpers';
+import { BASE, KEY, run, steps, useBaseUrl, zapierError, type Step, type AnyBundle } from './helpers';
+import { requestCounter, useNock } from './mock-api';
 
 useBaseUrl(() => BASE);
 useNock();

@@ -1,7 +1,4 @@
-import nock from 'nock';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
-import { validateResponse } from '@evf/contract';
-import { loadFixture } from '@evf/contract/fixtures';
 import App from '../src/index';
 
 export const ORIGIN = 'https://api.evf.test';
@@ -48,45 +45,6 @@ export function bundle(inputData: Record<string, unknown> = {}, extra: AnyBundle
   return { authData: { api_key: KEY }, inputData, ...extra };
 }
 
-/** The API with the key checked on every request: a call without it finds no interceptor and fails. */
-export function api(): nock.Scope {
-  return nock(BASE, { reqheaders: { 'x-api-key': KEY } });
-}
-
-/** Replies with a contract fixture, after checking that the (possibly edited) body still matches the contract. */
-export function replyWith(
-  interceptor: nock.Interceptor,
-  name: string,
-  edit?: (body: any) => any,
-  headers: Record<string, string> = {},
-): nock.Scope {
-  const fx = loadFixture<any>(name);
-  const body = edit ? edit(fx.body) : fx.body;
-  const verdict = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
-  if (!verdict.valid) throw new Error(`fixture ${name} no longer matches the contract: ${verdict.errors.join('; ')}`);
-  return interceptor.reply(fx.status, body === undefined ? '' : JSON.stringify(body), {
-    ...(fx.headers ?? {}),
-    ...headers,
-  });
-}
-
-/**
- * Counts every request that reaches the API host, whatever the method or path: for "nothing was
- * sent" assertions. Replies 500 so a request that should not exist also shows up as a failure.
- */
-const CATCH_ALL = /.*/;
-
-export function requestCounter(): { count: () => number } {
-  let n = 0;
-  const scope = nock(ORIGIN).persist();
-  const hit = (): [number, string] => {
-    n++;
-    return [500, '{}'];
-  };
-  scope.get(CATCH_ALL).reply(hit).post(CATCH_ALL).reply(hit).delete(CATCH_ALL).reply(hit);
-  return { count: () => n };
-}
-
 /** Zapier's errors carry JSON in their message (ThrottledError: {message, delay}); this reads it. */
 export function parseZapierError(error: unknown): { name: string; message: string; delay?: number; code?: string; status?: number } {
   const e = error as Error;
@@ -105,29 +63,6 @@ export async function zapierError(promise: Promise<unknown>): Promise<ReturnType
     return parseZapierError(error);
   }
   throw new Error('expected the step to fail, but it succeeded');
-}
-
-/**
- * Mocks the network for one test file and checks every mock was used. nock patches Node's http module,
- * which outlives the file's module registry, so it is restored afterwards: the next file in the same
- * worker (e.g. one against real sockets) must not be intercepted.
- */
-export function useNock(): void {
-  beforeAll(() => {
-    if (!nock.isActive()) nock.activate();
-    nock.disableNetConnect();
-  });
-  afterEach(() => {
-    // The catch-all interceptors of requestCounter are meant to stay unused.
-    const pending = nock.pendingMocks().filter((m) => !m.endsWith(CATCH_ALL.toString()));
-    nock.cleanAll();
-    expect(pending).toEqual([]);
-  });
-  afterAll(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-    nock.restore();
-  });
 }
 
 /** Sets EVF_BASE_URL for the suite, the way `zapier-platform env:set` does for a deployed app. */

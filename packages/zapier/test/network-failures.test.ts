@@ -20,7 +20,6 @@ let base = '';
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests++;
-    if (process.env.DBG) console.log('req', req.method, req.url, behaviour);
     if (behaviour === 'drop') req.socket.destroy();
     // 'hang': never answer; the client's timeout must end the wait.
     void res;

@@ -1,6 +1,7 @@
 import { assertMatches } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
-import { api, BASE, run, steps, bundle, expectNoSecrets, KEY, replyWith, useBaseUrl, useNock, zapierError } from './helpers';
+import { BASE, run, steps, bundle, expectNoSecrets, KEY, useBaseUrl, zapierError } from './helpers';
+import { api, replyWith, useNock } from './mock-api';
 
 
 useBaseUrl(() => BASE);

@@ -4,7 +4,8 @@
  * are accepted and lead to the results being read; bad ones are refused before any request is made.
  */
 import vectors from '@evf/contract/test-vectors/webhook-vectors.json';
-import { api, BASE, bundle, expectNoSecrets, replyWith, requestCounter, run, steps, useBaseUrl, useNock, zapierError } from './helpers';
+import { BASE, bundle, expectNoSecrets, run, steps, useBaseUrl, zapierError } from './helpers';
+import { api, replyWith, requestCounter, useNock } from './mock-api';
 
 interface Vector {
   name: string;

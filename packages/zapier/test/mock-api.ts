@@ -1,0 +1,73 @@
+/**
+ * nock-based helpers for unit tests. Kept apart from helpers.ts on purpose: loading nock patches Node's
+ * http module for the whole process, and the sandbox end-to-end suite must run on untouched sockets.
+ */
+import nock from 'nock';
+import { validateResponse } from '@evf/contract';
+import { loadFixture } from '@evf/contract/fixtures';
+import { BASE, KEY, ORIGIN } from './helpers';
+
+/** The API with the key checked on every request: a call without it finds no interceptor and fails. */
+export function api(): nock.Scope {
+  return nock(BASE, { reqheaders: { 'x-api-key': KEY } });
+}
+
+/** Replies with a contract fixture, after checking that the (possibly edited) body still matches the contract. */
+export function replyWith(
+  interceptor: nock.Interceptor,
+  name: string,
+  edit?: (body: any) => any,
+  headers: Record<string, string> = {},
+): nock.Scope {
+  const fx = loadFixture<any>(name);
+  const body = edit ? edit(fx.body) : fx.body;
+  const verdict = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
+  if (!verdict.valid) throw new Error(`fixture ${name} no longer matches the contract: ${verdict.errors.join('; ')}`);
+  return interceptor.reply(fx.status, body === undefined ? '' : JSON.stringify(body), {
+    ...(fx.headers ?? {}),
+    ...headers,
+  });
+}
+
+/**
+ * Counts every request that reaches the API host, whatever the method or path: for "nothing was
+ * sent" assertions. Replies 500 so a request that should not exist also shows up as a failure.
+ */
+const CATCH_ALL = /.*/;
+
+export function requestCounter(): { count: () => number } {
+  let n = 0;
+  const scope = nock(ORIGIN).persist();
+  const hit = (): [number, string] => {
+    n++;
+    return [500, '{}'];
+  };
+  scope.get(CATCH_ALL).reply(hit).post(CATCH_ALL).reply(hit).delete(CATCH_ALL).reply(hit);
+  return { count: () => n };
+}
+
+/**
+ * Mocks the network for one test file and checks every mock was used. nock patches Node's http module,
+ * which outlives the file's module registry, so it is restored afterwards: the next file in the same
+ * worker (e.g. one against real sockets) must not be intercepted.
+ */
+export function useNock(): void {
+  beforeAll(() => {
+    // A suite that ran earlier in this worker loaded its own copy of nock and restored it; start clean.
+    nock.restore();
+    nock.activate();
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    // The catch-all interceptors of requestCounter are meant to stay unused.
+    const pending = nock.pendingMocks().filter((m) => !m.endsWith(CATCH_ALL.toString()));
+    nock.cleanAll();
+    expect(pending).toEqual([]);
+  });
+  afterAll(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    nock.restore();
+  });
+}
+
