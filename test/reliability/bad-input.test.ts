@@ -14,20 +14,23 @@ installSecretGuard();
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startFastSandbox();
+  // Spec rules on the sandbox too: were anything to slip through the client, it would be refused, not charged.
+  sb = await startFastSandbox({ allowInsecureWebhooks: false });
 });
 afterAll(() => sb.close());
 
 /** Runs one row through the client the way a caller would; resolves with what the client threw. */
 async function run(row: BadInputRow, attempts: string[]): Promise<unknown> {
   const i = row.input as Record<string, any>;
-  // The user's client: spec rules for webhook_url (no loopback exception), the sandbox as the service.
+  // A user's client with the real service's webhook_url rules: the client relaxes them for loopback
+  // receivers when its base URL is on loopback (the local sandbox), so they are pinned back here.
   const make = (apiKey: unknown = sb.apiKey) =>
     new EmailVerificationClient({
       apiKey: apiKey as string,
       baseUrl: sb.baseUrl,
       transport: fetchTransport,
       runtime: nodeRuntime,
+      webhookUrl: { allowLoopbackHttp: false },
       onRequest: ({ method, path }) => attempts.push(`${method} ${path}`),
     });
   try {
@@ -106,5 +109,30 @@ describe.each(['verify_single', 'submit_bulk', 'submit_list', 'results', 'list_j
     expect(attempts).toEqual([]);
     expect(sb.requests.length).toBe(requestsBefore);
     expect(sb.ledger()).toEqual(ledgerBefore);
+  });
+});
+
+describe('the loopback exception for webhook receivers never reaches the real service', () => {
+  const loopbackRows = BAD_INPUTS.filter((r) => r.operation === 'submit_bulk' && r.field === 'webhook_url' && /localhost|127\.0\.0\.1|\[::1\]|::ffff:127/.test(String(r.input.webhook_url)));
+  test.each(loopbackRows.map((r) => [r.name, r] as const))('%s: refused by default when the base URL is not on loopback', async (_name, row) => {
+    const sent: string[] = [];
+    const client = new EmailVerificationClient({
+      apiKey: 'evf_reliability_offline_key_0001',
+      baseUrl: 'https://api.evf.invalid/api',
+      // Never called when the rule holds; fails loudly instead of touching the network if it is.
+      transport: async (req) => {
+        sent.push(req.url);
+        throw new Error('no request may be sent');
+      },
+      runtime: nodeRuntime,
+    });
+    const error = await client.submitBulk({ emails: ['valid@example.com'], webhook_url: row.input.webhook_url as string }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe('webhook_url');
+    expect(sent).toEqual([]);
+  });
+  test('and plain http to loopback too', async () => {
+    const client = new EmailVerificationClient({ apiKey: 'evf_reliability_offline_key_0001', baseUrl: 'https://api.evf.invalid/api', transport: async () => ({ status: 500, headers: {}, body: '' }), runtime: nodeRuntime });
+    await expect(client.submitBulk({ emails: ['valid@example.com'], webhook_url: 'http://127.0.0.1:8080/hook' })).rejects.toMatchObject({ field: 'webhook_url' });
   });
 });
