@@ -25,29 +25,15 @@ const runtime: Runtime = {
     }),
 };
 
-/** True when the app talks to a sandbox on this machine (development and tests), never in production. */
-function isLocalSandbox(url: string): boolean {
-  try {
-    const { protocol, hostname } = new URL(url);
-    return protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
-  } catch {
-    return false;
-  }
-}
-
 /** The one place a client is made: the connection's key, the configured base URL, z.request underneath. */
 export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>): EmailVerificationClient {
-  const url = baseUrl();
   return new EmailVerificationClient({
-    // Never undefined: the client reads an absent key as "the transport authenticates", and this one does not.
-    apiKey: bundle.authData?.api_key ?? '',
-    baseUrl: url,
+    apiKey: bundle.authData?.api_key,
+    baseUrl: baseUrl(),
     transport: zapierTransport(z),
     runtime,
     timeoutMs: REQUEST_TIMEOUT_MS,
     retry: { maxRetries: 2, maxDelayMs: MAX_IN_STEP_WAIT_MS, maxServerWaitMs: MAX_IN_STEP_WAIT_MS },
-    // A loopback http callback is only legitimate when the service itself is a local sandbox.
-    webhookUrl: { allowLoopbackHttp: isLocalSandbox(url) },
   });
 }
 

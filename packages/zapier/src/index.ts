@@ -15,6 +15,13 @@ export default defineApp({
   version: packageJson.version,
   platformVersion,
   authentication,
+  flags: {
+    // Core would otherwise patch Node's http/https modules and global fetch for the whole process to log
+    // third-party calls. Every call of this app goes through z.request (logged anyway), and the patch
+    // drops the options of http.request(url, options, callback) calls made by anything else in the
+    // same process (the sandbox's webhook sender in tests and `npm run demo`).
+    skipHttpPatch: true,
+  },
   triggers: {
     [jobFinished.key]: jobFinished,
     [recentJobs.key]: recentJobs,
