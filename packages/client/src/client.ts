@@ -70,6 +70,13 @@ export interface ResultsOptions {
   concurrency?: number;
   /** Stop after this many rows. */
   maxRows?: number;
+  /**
+   * Keep reading while the job runs: when the stored rows are exhausted but the job has not stopped,
+   * wait a poll interval and read on, until the job stops. Without it, reading ends at has_more false.
+   */
+  follow?: boolean;
+  /** Poll interval for `follow`, held within 10 to 30 s like waitForJob. */
+  pollIntervalMs?: number;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -84,6 +91,11 @@ export interface WaitOptions {
 }
 
 const VERIFY_SINGLE_TIMEOUT_MS = LIMITS.singleVerificationWaitMs + 5_000;
+
+/** The spec recommends polling every 10 to 30 s; no caller may poll faster, whatever it asks. */
+function pollInterval(ms: number | undefined): number {
+  return Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, ms ?? LIMITS.defaultPollIntervalMs));
+}
 
 /** A job has stopped when it says so; when the flag is missing, its status decides. */
 export function isJobStopped(job: Pick<Job, 'terminal' | 'status'>): boolean {
@@ -283,7 +295,9 @@ export class EmailVerificationClient {
 
   /**
    * The pages behind results(), for callers that handle a page at a time (fewer awaits per row, and
-   * memory bounded by one page). Stops after has_more is false, or once maxRows rows were given.
+   * memory bounded by one page). Stops after has_more is false, or once maxRows rows were given; with
+   * `follow`, a page that ends the stored rows of a running job is read again every poll interval until
+   * the job stops, and only rows not given before are passed on.
    */
   async *resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
     const perPage = options.perPage ?? LIMITS.maxPerPage;
@@ -293,13 +307,29 @@ export class EmailVerificationClient {
     const max = options.maxRows ?? Number.POSITIVE_INFINITY;
     const opts = { signal: options.signal, timeoutMs: options.timeoutMs };
     const fetchPage = (p: number): Promise<ResultsPage> => this.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
+    const interval = pollInterval(options.pollIntervalMs);
     let rows = 0;
     let page = 1;
+    let alreadyGiven = 0; // rows of `page` passed on by an earlier read of the same page (follow mode)
     let current = await fetchPage(page);
     for (;;) {
-      yield current;
-      rows += current.results?.length ?? 0;
-      if (!current.has_more || rows >= max) return;
+      const fresh = alreadyGiven ? { ...current, results: (current.results ?? []).slice(alreadyGiven) } : current;
+      if (fresh.results?.length || !alreadyGiven) yield fresh;
+      rows += fresh.results?.length ?? 0;
+      if (rows >= max) return;
+      if (!current.has_more) {
+        if (!options.follow || STOPPED_STATUSES.includes(current.status)) return;
+        // The stored rows are read but the job runs on: look again after a poll interval.
+        const onPage = current.results?.length ?? 0;
+        await this.options.runtime.sleep(interval, options.signal);
+        if (onPage >= perPage) {
+          page++;
+          alreadyGiven = 0;
+        } else alreadyGiven = onPage;
+        current = await fetchPage(page);
+        continue;
+      }
+      alreadyGiven = 0;
       // Once the job has stopped its rows are fixed, so the remaining pages can be fetched side by side.
       const lastPage = Math.ceil((current.total ?? 0) / perPage);
       if (concurrency > 1 && STOPPED_STATUSES.includes(current.status) && lastPage > page + 1) {
@@ -326,7 +356,7 @@ export class EmailVerificationClient {
   /** Polls GET /v1/jobs/{id} until the job stops. The interval never comes from estimated_seconds. */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
     assertJobId(jobId);
-    const interval = Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, options.intervalMs ?? LIMITS.defaultPollIntervalMs));
+    const interval = pollInterval(options.intervalMs);
     const runtime = this.options.runtime;
     const started = runtime.now();
     const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : started + options.timeoutMs;

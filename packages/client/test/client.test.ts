@@ -485,3 +485,22 @@ describe('construction', () => {
     await expect(forced.assertWebhookUrl(hook)).rejects.toThrow(/https/);
   });
 });
+
+describe('results with follow', () => {
+  test('reads rows as they are stored until the job stops, each row once', async () => {
+    const runtime = fakeRuntime();
+    const { client } = makeClient(runtime);
+    const row = loadFixture<any>('results.page1.200').body.results[0];
+    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ ...row, email: `r${from + i}@acme.com` }));
+    const page = (p: number, status: string, results: unknown[], has_more: boolean, total: number) => ({ job_id: JOB, status, total, page: p, per_page: 3, has_more, results });
+    const q = (p: number) => api().get(`/v1/jobs/${JOB}/results`).query({ page: p, per_page: 3 });
+    q(1).reply(200, page(1, 'processing', rows(0, 2), false, 2));
+    q(1).reply(200, page(1, 'processing', rows(0, 3), true, 4));
+    q(2).reply(200, page(2, 'processing', rows(3, 4), false, 4));
+    q(2).reply(200, page(2, 'completed', rows(3, 5), false, 5));
+    const got: string[] = [];
+    for await (const r of client.results(JOB, { perPage: 3, follow: true, pollIntervalMs: 1 })) got.push(r.email);
+    expect(got).toEqual(['r0@acme.com', 'r1@acme.com', 'r2@acme.com', 'r3@acme.com', 'r4@acme.com']);
+    expect(runtime.sleeps).toEqual([10_000, 10_000]);
+  });
+});
