@@ -1,20 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { webhookVectors as vectors } from '@evf/contract/test-vectors';
 import { verifyWebhook, signWebhook, buildWebhookDelivery, WebhookVerificationError, type WebhookBody } from '@evf/client';
-
-interface Vector {
-  name: string;
-  secrets: string[];
-  headers: Record<string, string>;
-  rawBody: string;
-  now: number;
-  expect: 'accept' | 'reject';
-  reason?: string;
-}
-
-const vectors: Vector[] = JSON.parse(
-  readFileSync(join(__dirname, '../../../shared/test-vectors/webhook-vectors.json'), 'utf8'),
-);
 
 describe('webhook verification against the independent (openssl) test vectors', () => {
   test('the vector file covers accepts and rejects', () => {
