@@ -2,6 +2,8 @@ import { assertMatches } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import { BASE, run, steps, bundle, expectNoSecrets, KEY, useBaseUrl, zapierError } from './helpers';
 import { api, replyWith, useNock } from './mock-api';
+import { clientFor } from '../src/client';
+import { collectRows } from '../src/rows';
 
 
 useBaseUrl(() => BASE);
@@ -303,5 +305,30 @@ describe('Recent jobs (hidden dropdown trigger)', () => {
     expect(query).toEqual({ limit: '50', offset: '100' });
     expect(out[0]).toMatchObject({ id: 'job_c41d0b7e9a2f6318' });
     expect(out[0].label).toMatch(/Jan 15, 2026.*8 addresses · failed/);
+  });
+});
+
+describe('reading results within Zapier limits', () => {
+  const JOB = 'job_7f3c2a9e41b84d05';
+  const collect = (maxRows: number, budgetMs: number) =>
+    run(async (z, b) => collectRows(clientFor(z, b), JOB, { maxRows, budgetMs }), bundle());
+
+  it('stops at the row cap and says the output was truncated', async () => {
+    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '1'), 'results.page1.200');
+    const out = await collect(3, 10_000);
+    expect(out.rows).toHaveLength(3);
+    expect(out.truncated).toBe(true);
+    expect(out.note).toMatch(/Only the first 3 matching rows/);
+  });
+
+  it('stops when the time budget is spent and returns what was read', async () => {
+    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '1'), 'results.page1.200');
+    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '2').delay(700), 'results.page2.200');
+    const started = Date.now();
+    const out = await collect(1_000, 200);
+    expect(Date.now() - started).toBeLessThan(650);
+    expect(out.rows).toHaveLength(5);
+    expect(out.truncated).toBe(true);
+    expect(out.note).toMatch(/30-second step limit; 5 are returned/);
   });
 });
