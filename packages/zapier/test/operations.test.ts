@@ -1,7 +1,7 @@
 import { assertMatches } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import { BASE, run, steps, bundle, expectNoSecrets, KEY, useBaseUrl, zapierError } from './helpers';
-import { api, replyWith, useNock } from './mock-api';
+import { api, replyWith, requestCounter, useNock } from './mock-api';
 import { clientFor } from '../src/client';
 import { collectRows } from '../src/rows';
 
@@ -193,6 +193,25 @@ describe('Submit Bulk Verification', () => {
     expect(error.message).toMatch(/refused the request: .+\. Nothing was charged/);
   });
 
+});
+
+describe('Verify List and Wait for Results (submission side)', () => {
+  it('submits with the Zap step callback URL as webhook_url and hands the job to performResume', async () => {
+    let sent: any;
+    replyWith(api().post('/v1/verify/bulk', (b) => ((sent = b), true)), 'verify-bulk.202');
+    const callbackUrl = 'https://hooks.zapier.com/hooks/standard/123/abc/';
+    const out = await run((z, b) => steps.wait({ ...z, generateCallbackUrl: () => callbackUrl }, b), bundle({ emails: ['a@acme-corp.com', 'A@acme-corp.com'] }));
+    expect(sent).toEqual({ emails: ['a@acme-corp.com'], webhook_url: callbackUrl });
+    expect(out).toMatchObject({ job_id: loadFixture<any>('verify-bulk.202').body.job_id, waiting_for_callback: true, duplicates_removed: 1 });
+  });
+
+  it('returns the sample while the Zap is being set up, submitting (and charging) nothing', async () => {
+    const counter = requestCounter();
+    const out = await run(steps.wait, bundle({ emails: ['a@acme-corp.com'] }, { meta: { isLoadingSample: true } }));
+    expect(counter.count()).toBe(0);
+    expect(out.results.length).toBeGreaterThan(0);
+    expect(out.note).toMatch(/nothing was submitted or charged/);
+  });
 });
 
 describe('Find Bulk Job', () => {
