@@ -265,6 +265,22 @@ describe('Get Bulk Job Results', () => {
   });
 });
 
+describe('other error mappings', () => {
+  it('a job that does not exist gives a readable not-found error when reading its results', async () => {
+    api().get('/v1/jobs/job_gone').reply(404, { error: { code: 'not_found', message: 'No such job.' } });
+    const error = await zapierError(run(steps.results, bundle({ job_id: 'job_gone' })));
+    expect(error).toMatchObject({ name: 'AppError', code: 'not_found', status: 404 });
+    expect(error.message).toMatch(/Job job_gone was not found/);
+  });
+
+  it('a server error on a read is retried, then reported with its status', async () => {
+    api().get('/v1/account/credits').times(3).reply(500, { error: { code: 'internal', message: 'boom' } });
+    const error = await zapierError(run(steps.credits, bundle()));
+    expect(error).toMatchObject({ name: 'AppError', code: 'ServerError', status: 500 });
+    expect(error.message).toMatch(/internal problem \(HTTP 500\)/);
+  });
+});
+
 describe('Get Credit Balance', () => {
   it('returns the balance', async () => {
     replyWith(api().get('/v1/account/credits'), 'credits.200');
