@@ -206,3 +206,26 @@ it('bad input against the sandbox: nothing sent, the ledger unchanged', async ()
   expect(sb.requests.length).toBe(requestsBefore);
   expect(sb.ledger(sb.apiKey)).toEqual(before);
 });
+
+it("Zapier's own request logs (printed with LOG_TO_STDOUT/DETAILED_LOG_TO_STDOUT) never show the key or the secret", async () => {
+  const printed: string[] = [];
+  const spy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    printed.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  });
+  process.env.LOG_TO_STDOUT = '1';
+  process.env.DETAILED_LOG_TO_STDOUT = '1';
+  try {
+    await run(steps.authTest, { authData: auth() });
+    await run(steps.verify, { authData: auth(), inputData: { email: 'valid.log@acme-corp.com' } });
+    await zapierError(run(steps.findJob, { authData: { ...auth(), api_key: 'evf_wrong_key_for_log_test' }, inputData: { job_id: 'job_1' } }));
+  } finally {
+    delete process.env.LOG_TO_STDOUT;
+    delete process.env.DETAILED_LOG_TO_STDOUT;
+    spy.mockRestore();
+  }
+  const text = printed.join('\n');
+  // The logs are really there (requests, responses, errors), so the check below means something.
+  expect(text).toMatch(/v1\/account/);
+  expect(text).toMatch(/ExpiredAuthError/);
+  for (const secret of [sb.apiKey, sb.webhookSecret, 'evf_wrong_key_for_log_test']) expect(text).not.toContain(secret);
+});
