@@ -3,19 +3,11 @@
  * Zapier delivers a callback (headers prefixed with Http-, raw body in rawRequest.content): good ones
  * are accepted and lead to the results being read; bad ones are refused before any request is made.
  */
-import vectors from '@evf/contract/test-vectors/webhook-vectors.json';
+import { webhookVectors, type WebhookVector } from '@evf/contract/test-vectors';
 import { BASE, bundle, expectNoSecrets, run, steps, useBaseUrl, zapierError } from './helpers';
 import { api, replyWith, requestCounter, useNock } from './mock-api';
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  headers: Record<string, string>;
-  rawBody: string;
-  now: number;
-  expect: 'accept' | 'reject';
-  reason?: string;
-}
+type Vector = WebhookVector;
 
 const FALLBACK_JOB = 'job_7f3c2a9e41b84d05';
 
@@ -66,7 +58,7 @@ useBaseUrl(() => BASE);
 useNock();
 afterEach(() => jest.restoreAllMocks());
 
-const all = vectors as unknown as Vector[];
+const all: Vector[] = webhookVectors;
 
 it('covers the whole vector file', () => {
   expect(all.length).toBeGreaterThanOrEqual(30);
