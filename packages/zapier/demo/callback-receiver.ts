@@ -30,10 +30,16 @@ export function zapierHeaderName(name: string): string {
 function capture(req: IncomingMessage, body: Buffer): CapturedCallback {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[zapierHeaderName(name)] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined)
+      headers[zapierHeaderName(name)] = Array.isArray(value) ? value.join(', ') : value;
   }
   const url = new URL(req.url ?? '/', 'http://receiver');
-  return { method: 'POST', headers, content: body.toString('utf8'), querystring: url.search.replace(/^\?/, '') };
+  return {
+    method: 'POST',
+    headers,
+    content: body.toString('utf8'),
+    querystring: url.search.replace(/^\?/, ''),
+  };
 }
 
 /**

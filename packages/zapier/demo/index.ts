@@ -3,6 +3,7 @@
  * (createAppTester: the same middleware, z object and error handling): connect, verify one address,
  * verify a list and wait for the signed callback, find the job, read its results. Used by `npm run demo`.
  */
+import type { Job } from '@evf/client';
 import { createAppTester, type Bundle, type ZObject } from 'zapier-platform-core';
 import App from '../src/index';
 import { startCallbackReceiver } from './callback-receiver';
@@ -15,6 +16,25 @@ export interface DemoContext {
 }
 
 type Step = (z: ZObject, bundle: Bundle) => unknown;
+
+/** The parts of the app's outputs this walk prints. */
+interface Verified {
+  email: string;
+  category: string;
+  group: string;
+  safe_to_send: boolean;
+}
+interface Waiting {
+  job_id: string;
+  unique_count: number;
+  duplicates_removed: number;
+  malformed_removed: number;
+}
+interface ListResults {
+  returned_rows: number;
+  counts: Record<'safe_to_send' | 'risky' | 'invalid', number>;
+  results: Verified[];
+}
 
 function step(fn: unknown, name: string): Step {
   if (typeof fn !== 'function') throw new Error(`the app has no function ${name}`);
@@ -45,25 +65,33 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
   };
   const receiver = await startCallbackReceiver();
   const tester = createAppTester(App);
-  const run = (fn: Step, bundle: Record<string, unknown>): Promise<any> =>
-    tester(fn as (z: ZObject, b: Bundle) => unknown, bundle as Parameters<typeof tester>[1]);
+  const run = <T>(fn: Step, bundle: Record<string, unknown>): Promise<T> =>
+    tester(fn as (z: ZObject, b: Bundle) => unknown, bundle as Parameters<typeof tester>[1]) as Promise<T>;
   const authData = { api_key: apiKey, webhook_secret: webhookSecret };
   const creates = App.creates;
   const searches = App.searches;
   try {
-    const account = await run(step(App.authentication?.test, 'authentication.test'), { authData });
-    const label = await run(step(App.authentication?.connectionLabel, 'connectionLabel'), { authData, inputData: account });
+    const account = await run<Record<string, unknown>>(
+      step(App.authentication?.test, 'authentication.test'),
+      { authData },
+    );
+    const label = await run<string>(step(App.authentication?.connectionLabel, 'connectionLabel'), {
+      authData,
+      inputData: account,
+    });
     log(`1. Connection tested with GET /v1/account: "${label}"`);
 
-    const single = await run(step(creates.verify_email.operation.perform, 'verify_email'), {
+    const single = await run<Verified>(step(creates.verify_email.operation.perform, 'verify_email'), {
       authData,
       inputData: { email: 'catchall.carl@acme-corp.com', on_timeout: 'unknown' },
     });
-    log(`2. Verify Email Address: ${single.email} -> ${single.category} (group ${single.group}, safe to send: ${single.safe_to_send})`);
+    log(
+      `2. Verify Email Address: ${single.email} -> ${single.category} (group ${single.group}, safe to send: ${single.safe_to_send})`,
+    );
 
     // Zapier would hand out its own callback URL; the local receiver stands in for it.
     const wait = step(creates.verify_list_and_wait.operation.perform, 'verify_list_and_wait');
-    const waiting = await run((z, b) => wait({ ...z, generateCallbackUrl: () => receiver.url }, b), {
+    const waiting = await run<Waiting>((z, b) => wait({ ...z, generateCallbackUrl: () => receiver.url }, b), {
       authData,
       inputData: { emails_text: LIST, name: 'Zapier demo list' },
     });
@@ -81,24 +109,35 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
       if ((error as Error).message === 'a tampered callback was accepted') throw error;
       log('   a tampered copy of the callback is rejected (signature mismatch)');
     }
-    const resumed = await run(resume, { authData, inputData: {}, outputData: waiting, rawRequest: callback });
+    const resumed = await run<ListResults>(resume, {
+      authData,
+      inputData: {},
+      outputData: waiting,
+      rawRequest: callback,
+    });
     log(
       `   signed callback verified; ${resumed.returned_rows} results as line items: ` +
         `${resumed.counts.safe_to_send} safe to send, ${resumed.counts.risky} risky, ${resumed.counts.invalid} invalid`,
     );
     for (const row of resumed.results) log(`     ${row.email.padEnd(30)} ${row.category}`);
 
-    const [job] = await run(step(searches.find_job.operation.perform, 'find_job'), { authData, inputData: { job_id: waiting.job_id } });
+    const [job] = await run<Job[]>(step(searches.find_job.operation.perform, 'find_job'), {
+      authData,
+      inputData: { job_id: waiting.job_id },
+    });
     log(
       `4. Find Bulk Job: ${job.job_id} is ${job.status}, ${job.processed}/${job.total_emails} processed; ` +
         `buckets safe ${job.buckets.safe_to_send}, risky ${job.buckets.risky}, invalid ${job.buckets.invalid}`,
     );
 
-    const [results] = await run(step(searches.get_job_results.operation.perform, 'get_job_results'), {
-      authData,
-      inputData: { job_id: waiting.job_id, group: 'safe_to_send' },
-    });
-    log(`5. Get Bulk Job Results (Safe to send only): ${results.results.map((r: { email: string }) => r.email).join(', ')}`);
+    const [results] = await run<ListResults[]>(
+      step(searches.get_job_results.operation.perform, 'get_job_results'),
+      {
+        authData,
+        inputData: { job_id: waiting.job_id, group: 'safe_to_send' },
+      },
+    );
+    log(`5. Get Bulk Job Results (Safe to send only): ${results.results.map((r) => r.email).join(', ')}`);
   } finally {
     console.log = consoleLog;
     await receiver.close();

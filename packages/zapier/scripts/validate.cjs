@@ -13,7 +13,12 @@ const cliBin = path.join(path.dirname(require.resolve('zapier-platform-cli/packa
 const result = spawnSync(
   'npx',
   ['--yes', '--package', NODE_PACKAGE, '--', 'node', cliBin, 'validate', '--without-style', '--skip-build'],
-  { cwd: appDir, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1' } },
+  {
+    cwd: appDir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    env: { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1' },
+  },
 );
 process.stdout.write(result.stdout ?? '');
 if (result.error) {

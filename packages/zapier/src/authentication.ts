@@ -15,7 +15,12 @@ const test = mapErrors(async (z: ZObject, bundle: Bundle): Promise<Account> => {
 
 async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
   const { plan, credits } = bundle.inputData;
-  const planName = typeof plan === 'string' && plan ? plan : plan && typeof plan === 'object' ? JSON.stringify(plan) : 'Unknown';
+  const planName =
+    typeof plan === 'string' && plan
+      ? plan
+      : plan && typeof plan === 'object'
+        ? JSON.stringify(plan)
+        : 'Unknown';
   const balance = typeof credits === 'number' ? credits.toLocaleString('en-US') : '?';
   return `${planName} plan, ${balance} credits`;
 }

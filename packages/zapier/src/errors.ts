@@ -50,15 +50,18 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   if (err instanceof AuthenticationError) return new z.errors.ExpiredAuthError(err.message);
   if (err instanceof InsufficientCreditsError) return new z.errors.HaltedError(err.message);
   if (err instanceof SubmissionUncertainError) return new z.errors.HaltedError(err.message);
-  if (err instanceof RateLimitError) return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
-  if (err instanceof ServiceUnavailableError) return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
+  if (err instanceof RateLimitError)
+    return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
+  if (err instanceof ServiceUnavailableError)
+    return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
   if (err instanceof InputError) {
     const label = FIELD_LABELS[err.field] ?? err.field;
     return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
   }
   if (err instanceof UnprocessableError) return new z.errors.Error(err.message, 'unprocessable', 422);
   if (err instanceof NotFoundError) return new z.errors.Error(err.message, 'not_found', 404);
-  if (err instanceof WebhookVerificationError) return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
+  if (err instanceof WebhookVerificationError)
+    return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
   if (err instanceof EvfError) {
     const status = (err as { status?: unknown }).status;
     return new z.errors.Error(err.message, err.name, typeof status === 'number' ? status : undefined);

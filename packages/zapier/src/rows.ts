@@ -1,4 +1,12 @@
-import { AbortedError, categorize, withCategory, type CategoryFields, type EmailVerificationClient, type Group, type ResultRow } from '@evf/client';
+import {
+  AbortedError,
+  categorize,
+  withCategory,
+  type CategoryFields,
+  type EmailVerificationClient,
+  type Group,
+  type ResultRow,
+} from '@evf/client';
 
 export type CategorizedRow = ResultRow & CategoryFields;
 
@@ -22,7 +30,11 @@ export interface CollectOptions {
  * Reads a job's rows through the client's paginator and adds the category fields. Stops at the row
  * cap or the time budget and says so, instead of failing the step or silently returning part of a job.
  */
-export async function collectRows(client: EmailVerificationClient, jobId: string, options: CollectOptions): Promise<CollectedRows> {
+export async function collectRows(
+  client: EmailVerificationClient,
+  jobId: string,
+  options: CollectOptions,
+): Promise<CollectedRows> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.budgetMs);
   const rows: CategorizedRow[] = [];

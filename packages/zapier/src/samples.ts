@@ -1,4 +1,11 @@
-import { withCategory, type BulkSubmission, type CreditBalance, type Job, type ResultRow, type SingleResult } from '@evf/client';
+import {
+  withCategory,
+  type BulkSubmission,
+  type CreditBalance,
+  type Job,
+  type ResultRow,
+  type SingleResult,
+} from '@evf/client';
 
 /** Zapier's sample type is an open record; the typed samples below are checked as the wire types. */
 export function asSample<T extends object>(value: T): Record<string, unknown> {
@@ -50,7 +57,11 @@ export const resultRowSamples: ResultRow[] = [
     valid: false,
     score: 0.99,
     reason: 'The mailbox does not exist.',
-    details: { primary_label: 'invalid', tags: [], label_reasons: ['The mail server refused the recipient.'] },
+    details: {
+      primary_label: 'invalid',
+      tags: [],
+      label_reasons: ['The mail server refused the recipient.'],
+    },
   },
   {
     email: 'team@fabrikam.example',

@@ -20,6 +20,10 @@ export function preflightSummary(report: PreflightReport): PreflightSummary {
     duplicates_removed: report.duplicates.length,
     malformed_removed: report.malformed.length,
     malformed: report.malformed.map((m) => ({ email: m.email, position: m.index + 1, reason: m.reason })),
-    duplicates: report.duplicates.map((d) => ({ email: d.email, position: d.index + 1, first_position: d.firstIndex + 1 })),
+    duplicates: report.duplicates.map((d) => ({
+      email: d.email,
+      position: d.index + 1,
+      first_position: d.firstIndex + 1,
+    })),
   };
 }

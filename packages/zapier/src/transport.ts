@@ -6,7 +6,11 @@ import type { HttpRequestOptions, ZObject } from 'zapier-platform-core';
  * false` stops core (>= 18) from turning a 429 into its own ThrottledError, which only reads
  * Retry-After: the client must see the 429 to honour X-RateLimit-Reset.
  */
-type ZRequestOptions = HttpRequestOptions & { url: string; throwForThrottlingEarly: boolean; signal?: AbortSignal };
+type ZRequestOptions = HttpRequestOptions & {
+  url: string;
+  throwForThrottlingEarly: boolean;
+  signal?: AbortSignal;
+};
 
 interface FetchLikeError {
   name?: string;
@@ -30,7 +34,10 @@ function toTransportError(err: unknown): TransportError {
   }
   if (REFUSED_CODES.has(code)) {
     // The connection was never made, so the request provably did not reach the service.
-    return new TransportError(`Could not connect to the service (${code}).`, { kind: 'connect', sent: false });
+    return new TransportError(`Could not connect to the service (${code}).`, {
+      kind: 'connect',
+      sent: false,
+    });
   }
   return new TransportError(`The connection to the service failed${code ? ` (${code})` : ''}.`, {
     kind: 'network',
@@ -38,7 +45,9 @@ function toTransportError(err: unknown): TransportError {
   });
 }
 
-function headersToRecord(headers: { forEach(cb: (value: string, name: string) => void): void }): Record<string, string> {
+function headersToRecord(headers: {
+  forEach(cb: (value: string, name: string) => void): void;
+}): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     out[name.toLowerCase()] = value;

@@ -26,26 +26,88 @@ const listSteps = [
 ] as const;
 
 const cases: Case[] = [
-  ...['not-an-email', 'a@', '@acme-corp.com', 'anna@@acme-corp.com', 'anna@acme corp.com', ''].map((email) => ({
-    name: `Verify Email Address: email ${JSON.stringify(email)}`,
-    step: steps.verify,
-    bundle: list({ email }),
-    field: 'email',
-    says: /./,
-  })),
+  ...['not-an-email', 'a@', '@acme-corp.com', 'anna@@acme-corp.com', 'anna@acme corp.com', ''].map(
+    (email) => ({
+      name: `Verify Email Address: email ${JSON.stringify(email)}`,
+      step: steps.verify,
+      bundle: list({ email }),
+      field: 'email',
+      says: /./,
+    }),
+  ),
   ...listSteps.flatMap(([label, step]) => [
     { name: `${label}: no addresses`, step, bundle: list({}), field: 'emails', says: /address/ },
-    { name: `${label}: 0 items (empty list)`, step, bundle: list({ emails: [] }), field: 'emails', says: /address/ },
-    { name: `${label}: only malformed addresses`, step, bundle: list({ emails: ['nope', 'a@'] }), field: 'emails', says: /malformed/ },
-    { name: `${label}: name of 256 characters`, step, bundle: list({ emails: ['a@acme-corp.com'], name: 'x'.repeat(256) }), field: 'name', says: /255/ },
-    { name: `${label}: unknown priority`, step, bundle: list({ emails: ['a@acme-corp.com'], priority: 'asap' }), field: 'priority', says: /normal/ },
+    {
+      name: `${label}: 0 items (empty list)`,
+      step,
+      bundle: list({ emails: [] }),
+      field: 'emails',
+      says: /address/,
+    },
+    {
+      name: `${label}: only malformed addresses`,
+      step,
+      bundle: list({ emails: ['nope', 'a@'] }),
+      field: 'emails',
+      says: /malformed/,
+    },
+    {
+      name: `${label}: name of 256 characters`,
+      step,
+      bundle: list({ emails: ['a@acme-corp.com'], name: 'x'.repeat(256) }),
+      field: 'name',
+      says: /255/,
+    },
+    {
+      name: `${label}: unknown priority`,
+      step,
+      bundle: list({ emails: ['a@acme-corp.com'], priority: 'asap' }),
+      field: 'priority',
+      says: /normal/,
+    },
   ]),
-  { name: 'Verify List and Wait for Results: 50,001 unique addresses', step: steps.wait, bundle: list({ emails: tooMany }), field: 'emails', says: /Submit Bulk Verification/ },
-  { name: 'Find Bulk Job: no job', step: steps.findJob, bundle: list({ job_id: '' }), field: 'job_id', says: /pick a job/ },
-  { name: 'Get Bulk Job Results: no job', step: steps.results, bundle: list({ job_id: ' ' }), field: 'job_id', says: /pick a job/ },
-  { name: 'Get Bulk Job Results: unknown group', step: steps.results, bundle: list({ job_id: 'job_1', group: 'green' }), field: 'group', says: /safe_to_send/ },
-  { name: 'Revoke API Key: no key ID', step: steps.revoke, bundle: list({ key_id: '' }), field: 'key_id', says: /key ID/ },
-  { name: 'Revoke API Key: a key pasted instead of its ID', step: steps.revoke, bundle: list({ key_id: 'evf_live_abcdef' }), field: 'key_id', says: /never paste a key/ },
+  {
+    name: 'Verify List and Wait for Results: 50,001 unique addresses',
+    step: steps.wait,
+    bundle: list({ emails: tooMany }),
+    field: 'emails',
+    says: /Submit Bulk Verification/,
+  },
+  {
+    name: 'Find Bulk Job: no job',
+    step: steps.findJob,
+    bundle: list({ job_id: '' }),
+    field: 'job_id',
+    says: /pick a job/,
+  },
+  {
+    name: 'Get Bulk Job Results: no job',
+    step: steps.results,
+    bundle: list({ job_id: ' ' }),
+    field: 'job_id',
+    says: /pick a job/,
+  },
+  {
+    name: 'Get Bulk Job Results: unknown group',
+    step: steps.results,
+    bundle: list({ job_id: 'job_1', group: 'green' }),
+    field: 'group',
+    says: /safe_to_send/,
+  },
+  {
+    name: 'Revoke API Key: no key ID',
+    step: steps.revoke,
+    bundle: list({ key_id: '' }),
+    field: 'key_id',
+    says: /key ID/,
+  },
+  {
+    name: 'Revoke API Key: a key pasted instead of its ID',
+    step: steps.revoke,
+    bundle: list({ key_id: 'evf_live_abcdef' }),
+    field: 'key_id',
+    says: /never paste a key/,
+  },
 ];
 
 // Every operation, and the connection test, refuses a missing key and a key without the evf_ prefix.
@@ -62,8 +124,20 @@ const everyStep: [string, Step, Record<string, unknown>][] = [
   ['Recent Bulk Jobs', steps.recent, {}],
 ];
 for (const [label, step, inputData] of everyStep) {
-  cases.push({ name: `${label}: missing key`, step, bundle: { authData: {}, inputData }, field: 'api_key', says: /Profile, then API/ });
-  cases.push({ name: `${label}: key without the evf_ prefix`, step, bundle: { authData: { api_key: 'sk_live_123456' }, inputData }, field: 'api_key', says: /evf_/ });
+  cases.push({
+    name: `${label}: missing key`,
+    step,
+    bundle: { authData: {}, inputData },
+    field: 'api_key',
+    says: /Profile, then API/,
+  });
+  cases.push({
+    name: `${label}: key without the evf_ prefix`,
+    step,
+    bundle: { authData: { api_key: 'sk_live_123456' }, inputData },
+    field: 'api_key',
+    says: /evf_/,
+  });
 }
 
 // The callback URL Zapier gives goes through the same webhook_url rules as any other.

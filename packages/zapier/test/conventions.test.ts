@@ -5,18 +5,49 @@
 import { assertMatches, fieldNames } from '@evf/contract';
 import App from '../src/index';
 
-type Field = { key: string; label?: string; type?: string; helpText?: string; dynamic?: string; list?: boolean; children?: Field[] };
-type Operation = { inputFields?: Field[]; outputFields?: Field[]; sample?: Record<string, unknown>; canPaginate?: boolean; type?: string };
-type Definition = { key: string; noun: string; display: { label?: string; description?: string; hidden?: boolean }; operation: Operation };
+type Field = {
+  key: string;
+  label?: string;
+  type?: string;
+  helpText?: string;
+  dynamic?: string;
+  list?: boolean;
+  children?: Field[];
+};
+type Operation = {
+  inputFields?: Field[];
+  outputFields?: Field[];
+  sample?: Record<string, unknown>;
+  canPaginate?: boolean;
+  type?: string;
+};
+type Definition = {
+  key: string;
+  noun: string;
+  display: { label?: string; description?: string; hidden?: boolean };
+  operation: Operation;
+};
 type Kind = 'triggers' | 'searches' | 'creates';
 
-const definitions: { kind: Kind; def: Definition }[] = (['triggers', 'searches', 'creates'] as Kind[]).flatMap((kind) =>
-  Object.values((App as unknown as Record<Kind, Record<string, Definition>>)[kind] ?? {}).map((def) => ({ kind, def })),
+const definitions: { kind: Kind; def: Definition }[] = (
+  ['triggers', 'searches', 'creates'] as Kind[]
+).flatMap((kind) =>
+  Object.values((App as unknown as Record<Kind, Record<string, Definition>>)[kind] ?? {}).map((def) => ({
+    kind,
+    def,
+  })),
 );
 const byKey = new Map(definitions.map(({ def }) => [def.key, def]));
 
 const CATEGORY_FIELDS = ['category', 'group', 'safe_to_send'];
-const PREFLIGHT_FIELDS = ['received', 'unique_count', 'duplicates_removed', 'malformed_removed', 'malformed', 'duplicates'];
+const PREFLIGHT_FIELDS = [
+  'received',
+  'unique_count',
+  'duplicates_removed',
+  'malformed_removed',
+  'malformed',
+  'duplicates',
+];
 
 /**
  * Where each operation's output comes from in the contract: the schema of the wire object, the keys
@@ -61,7 +92,24 @@ const ID_INPUTS_WITHOUT_DROPDOWN: Record<string, string> = {
   'revoke_api_key.key_id': 'the API has no endpoint that lists keys; key IDs are read in the app',
 };
 
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'but',
+  'by',
+  'for',
+  'in',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'vs',
+  'with',
+]);
 
 function titleCaseProblems(label: string): string[] {
   return label
@@ -128,7 +176,12 @@ function omit(value: Record<string, unknown>, keys: string[]): Record<string, un
 const cases = definitions.map(({ kind, def }) => [`${kind}.${def.key}`, kind, def] as const);
 
 it('the app defines the operations the issue asks for', () => {
-  expect(Object.keys(App.creates).sort()).toEqual(['revoke_api_key', 'submit_bulk', 'verify_email', 'verify_list_and_wait']);
+  expect(Object.keys(App.creates).sort()).toEqual([
+    'revoke_api_key',
+    'submit_bulk',
+    'verify_email',
+    'verify_list_and_wait',
+  ]);
   expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'get_credit_balance', 'get_job_results']);
   expect(Object.keys(App.triggers).sort()).toEqual(['job_finished', 'recent_jobs']);
 });
@@ -148,10 +201,16 @@ describe.each(cases)('%s', (_name, kind, def) => {
   it('labels every input with Title Case and help text that does not repeat the label', () => {
     for (const field of op.inputFields ?? []) {
       expect({ key: field.key, label: field.label }).toEqual({ key: field.key, label: expect.any(String) });
-      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({ key: field.key, problems: [] });
+      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({
+        key: field.key,
+        problems: [],
+      });
       expect({ key: field.key, help: field.helpText }).toEqual({ key: field.key, help: expect.any(String) });
       const help = field.helpText!.toLowerCase();
-      expect({ key: field.key, repeats: help.startsWith(field.label!.toLowerCase()) || help.length < 20 }).toEqual({ key: field.key, repeats: false });
+      expect({
+        key: field.key,
+        repeats: help.startsWith(field.label!.toLowerCase()) || help.length < 20,
+      }).toEqual({ key: field.key, repeats: false });
     }
   });
 
@@ -159,7 +218,10 @@ describe.each(cases)('%s', (_name, kind, def) => {
     for (const field of op.inputFields ?? []) {
       if (!/(^|_)id$/.test(field.key)) continue;
       if (ID_INPUTS_WITHOUT_DROPDOWN[`${def.key}.${field.key}`]) continue;
-      expect({ key: field.key, dynamic: field.dynamic }).toEqual({ key: field.key, dynamic: expect.stringMatching(/^\w+\.\w+\.\w+$/) });
+      expect({ key: field.key, dynamic: field.dynamic }).toEqual({
+        key: field.key,
+        dynamic: expect.stringMatching(/^\w+\.\w+\.\w+$/),
+      });
       const [triggerKey, idField, labelField] = field.dynamic!.split('.');
       const source = byKey.get(triggerKey!);
       expect(source?.display.hidden).toBe(true);
@@ -174,11 +236,18 @@ describe.each(cases)('%s', (_name, kind, def) => {
     expect(op.outputFields?.length).toBeTruthy();
     for (const field of op.outputFields!) {
       expect({ key: field.key, label: field.label }).toEqual({ key: field.key, label: expect.any(String) });
-      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({ key: field.key, problems: [] });
+      expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({
+        key: field.key,
+        problems: [],
+      });
       const values = valuesAt(op.sample, field.key);
       expect({ key: field.key, inSample: values !== undefined }).toEqual({ key: field.key, inSample: true });
       const wrong = values!.filter((v) => !typeMatches(field.type, v, field.list));
-      expect({ key: field.key, type: field.type, wrong }).toEqual({ key: field.key, type: field.type, wrong: [] });
+      expect({ key: field.key, type: field.type, wrong }).toEqual({
+        key: field.key,
+        type: field.type,
+        wrong: [],
+      });
     }
     // Every top-level sample key has a labelled field (nested objects through their sub-fields).
     const covered = new Set(op.outputFields!.map((f) => f.key.split(/\[\]|__/)[0]));
@@ -186,7 +255,11 @@ describe.each(cases)('%s', (_name, kind, def) => {
   });
 
   it('uses ISO-8601 dates with a time zone and HTTPS URLs only', () => {
-    const texts = [...strings(op.sample), ...(op.inputFields ?? []).map((f) => f.helpText ?? ''), def.display.description ?? ''];
+    const texts = [
+      ...strings(op.sample),
+      ...(op.inputFields ?? []).map((f) => f.helpText ?? ''),
+      def.display.description ?? '',
+    ];
     for (const text of texts) {
       if (/^\d{4}-\d{2}-\d{2}/.test(text)) expect(text).toMatch(ISO_WITH_ZONE);
       expect(text).not.toMatch(/http:\/\//);
@@ -199,11 +272,17 @@ describe.each(cases)('%s', (_name, kind, def) => {
     const allowed = new Set([...(shape!.schema ? fieldNames(shape!.schema) : []), ...shape!.added]);
     for (const field of op.outputFields!) {
       const [top, ...rest] = field.key.split('[]');
-      expect({ key: field.key, known: allowed.has(top!.split('__')[0]!) }).toEqual({ key: field.key, known: true });
+      expect({ key: field.key, known: allowed.has(top!.split('__')[0]!) }).toEqual({
+        key: field.key,
+        known: true,
+      });
       const items = shape!.lineItems?.[top!];
       if (rest.length && items) {
         const inner = rest.join('[]').split('__')[0]!;
-        expect({ key: field.key, known: [...fieldNames(items.schema), ...items.added].includes(inner) }).toEqual({ key: field.key, known: true });
+        expect({
+          key: field.key,
+          known: [...fieldNames(items.schema), ...items.added].includes(inner),
+        }).toEqual({ key: field.key, known: true });
       }
     }
     const sample = op.sample!;

@@ -51,8 +51,16 @@ it('connects: the test request works and the label shows plan and credits', asyn
 
 it('Verify Email Address: verdict, category fields, and 1 credit', async () => {
   const before = sb.ledger(sb.apiKey);
-  const out = await run(steps.verify, { authData: auth(), inputData: { email: 'catchall.cat@acme-corp.com' } });
-  assertMatches('SingleResult', Object.fromEntries(Object.entries(out).filter(([k]) => !['category', 'group', 'safe_to_send', 'timed_out'].includes(k))));
+  const out = await run(steps.verify, {
+    authData: auth(),
+    inputData: { email: 'catchall.cat@acme-corp.com' },
+  });
+  assertMatches(
+    'SingleResult',
+    Object.fromEntries(
+      Object.entries(out).filter(([k]) => !['category', 'group', 'safe_to_send', 'timed_out'].includes(k)),
+    ),
+  );
   expect(out).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false, timed_out: false });
   expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
   expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
@@ -60,7 +68,10 @@ it('Verify Email Address: verdict, category fields, and 1 credit', async () => {
 
 it('Verify Email Address: a 408 from the service becomes "unknown, re-verify later", refunded', async () => {
   const before = sb.ledger(sb.apiKey);
-  const out = await run(steps.verify, { authData: auth(), inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' } });
+  const out = await run(steps.verify, {
+    authData: auth(),
+    inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' },
+  });
   expect(out).toMatchObject({ timed_out: true, group: 'risky', credits_used: 0 });
   const after = sb.ledger(sb.apiKey);
   expect(after.credits).toBe(before.credits);
@@ -68,14 +79,33 @@ it('Verify Email Address: a 408 from the service becomes "unknown, re-verify lat
 
 it('Verify List and Wait: signed callback accepted, every row categorized, credits = unique valid addresses minus refunds', async () => {
   const before = sb.ledger(sb.apiKey);
-  const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails: LIST, name: 'e2e list' } });
-  expect(waiting).toMatchObject({ waiting_for_callback: true, unique_count: 10, duplicates_removed: 1, malformed_removed: 1 });
+  const waiting = await run(withCallback(receiver.url), {
+    authData: auth(),
+    inputData: { emails: LIST, name: 'e2e list' },
+  });
+  expect(waiting).toMatchObject({
+    waiting_for_callback: true,
+    unique_count: 10,
+    duplicates_removed: 1,
+    malformed_removed: 1,
+  });
 
   const callback = await receiver.next(20_000);
   expect(callback.headers['Http-X-Service-Signature']).toMatch(/^v1=[0-9a-f]{64}$/);
-  const out = await run(steps.resume, { authData: auth(), inputData: { emails: LIST }, outputData: waiting, rawRequest: callback });
+  const out = await run(steps.resume, {
+    authData: auth(),
+    inputData: { emails: LIST },
+    outputData: waiting,
+    rawRequest: callback,
+  });
 
-  expect(out).toMatchObject({ job_id: waiting.job_id, status: 'completed', terminal: true, returned_rows: 10, truncated: false });
+  expect(out).toMatchObject({
+    job_id: waiting.job_id,
+    status: 'completed',
+    terminal: true,
+    returned_rows: 10,
+    truncated: false,
+  });
   const byEmail = new Map(out.results.map((r: any) => [r.email.toLowerCase(), r]));
   for (const [email, want] of Object.entries(EXPECTED)) expect(byEmail.get(email)).toMatchObject(want);
   expect(out.counts).toEqual({ safe_to_send: 1, risky: 5, invalid: 4 });
@@ -90,15 +120,25 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
 });
 
 it('Verify List and Wait: a tampered callback is rejected before anything is read', async () => {
-  const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails: ['valid.one@acme-corp.com', 'valid.two@acme-corp.com'] } });
+  const waiting = await run(withCallback(receiver.url), {
+    authData: auth(),
+    inputData: { emails: ['valid.one@acme-corp.com', 'valid.two@acme-corp.com'] },
+  });
   const callback = await receiver.next(20_000);
   const tampered = { ...callback, content: callback.content.replace('"completed"', '"completed" ') };
   const readsBefore = sb.requests.length;
-  const error = await zapierError(run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: tampered }));
+  const error = await zapierError(
+    run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: tampered }),
+  );
   expect(error.code).toBe('webhook_signature_mismatch');
   expect(sb.requests.length).toBe(readsBefore);
   // The untouched delivery still works.
-  const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
+  const out = await run(steps.resume, {
+    authData: auth(),
+    inputData: {},
+    outputData: waiting,
+    rawRequest: callback,
+  });
   expect(out.returned_rows).toBe(2);
 });
 
@@ -107,7 +147,12 @@ it('Verify List and Wait: a job that fails midway reports failed with its error 
   const emails = Array.from({ length: 8 }, (_, i) => `valid.row${i}@acme-corp.com`);
   const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails } });
   const callback = await receiver.next(20_000);
-  const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
+  const out = await run(steps.resume, {
+    authData: auth(),
+    inputData: {},
+    outputData: waiting,
+    rawRequest: callback,
+  });
   expect(out.status).toBe('failed');
   expect(out.error).toMatch(/midway/);
   expect(out.returned_rows).toBeGreaterThanOrEqual(3);
@@ -115,7 +160,10 @@ it('Verify List and Wait: a job that fails midway reports failed with its error 
 });
 
 it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the Bulk Job Finished trigger', async () => {
-  const submitted = await run(steps.bulk, { authData: auth(), inputData: { emails_text: Object.keys(EXPECTED).join('\n'), priority: 'high' } });
+  const submitted = await run(steps.bulk, {
+    authData: auth(),
+    inputData: { emails_text: Object.keys(EXPECTED).join('\n'), priority: 'high' },
+  });
   expect(submitted).toMatchObject({ job_count: 1, total_emails: 10, credits_used: 10 });
   const jobId = submitted.job_id as string;
 
@@ -128,7 +176,10 @@ it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the 
   expect(found[0]).toMatchObject({ job_id: jobId, status: 'completed', processed: 10 });
   assertMatches('Job', found[0]);
 
-  const [results] = await run(steps.results, { authData: auth(), inputData: { job_id: jobId, group: 'risky' } });
+  const [results] = await run(steps.results, {
+    authData: auth(),
+    inputData: { job_id: jobId, group: 'risky' },
+  });
   expect(results.results.map((r: any) => r.email).sort()).toEqual(
     Object.entries(EXPECTED)
       .filter(([, v]) => v.group === 'risky')
@@ -141,7 +192,9 @@ it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the 
 
   const finished = await run(steps.finished, { authData: auth(), inputData: {} });
   expect(finished.map((j: any) => j.id)).toContain(jobId);
-  expect(finished.every((j: any) => j.id === j.job_id && ['completed', 'failed'].includes(j.status))).toBe(true);
+  expect(finished.every((j: any) => j.id === j.job_id && ['completed', 'failed'].includes(j.status))).toBe(
+    true,
+  );
 });
 
 it('Get Credit Balance matches the ledger', async () => {
@@ -151,22 +204,35 @@ it('Get Credit Balance matches the ledger', async () => {
 });
 
 it('Revoke API Key: a real second key is revoked (then refused); an unknown one gives not_found', async () => {
-  const other = sb.addAccount({ id: 'acct_zapier_revoke', plan: 'pro', credits: 100, keys: [{ id: 'key_main' }, { id: 'key_old' }] });
+  const other = sb.addAccount({
+    id: 'acct_zapier_revoke',
+    plan: 'pro',
+    credits: 100,
+    keys: [{ id: 'key_main' }, { id: 'key_old' }],
+  });
   const keys = sb.apiKeys(other.accountId);
   const main = keys.find((k) => k.keyId === 'key_main')!;
   const old = keys.find((k) => k.keyId === 'key_old')!;
-  const out = await run(steps.revoke, { authData: { api_key: main.apiKey }, inputData: { key_id: 'key_old' } });
+  const out = await run(steps.revoke, {
+    authData: { api_key: main.apiKey },
+    inputData: { key_id: 'key_old' },
+  });
   expect(out).toMatchObject({ key_id: 'key_old', revoked: true });
   const refused = await zapierError(run(steps.authTest, { authData: { api_key: old.apiKey } }));
   expect(refused.name).toBe('ExpiredAuthError');
-  const missing = await run(steps.revoke, { authData: { api_key: main.apiKey }, inputData: { key_id: 'key_does_not_exist' } });
+  const missing = await run(steps.revoke, {
+    authData: { api_key: main.apiKey },
+    inputData: { key_id: 'key_does_not_exist' },
+  });
   expect(missing).toMatchObject({ revoked: false, result: 'not_found' });
 });
 
 it('429 with a long X-RateLimit-Reset becomes ThrottledError with that delay; nothing charged', async () => {
   const before = sb.ledger(sb.apiKey);
   sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, retryAfterSeconds: 50_000 });
-  const error = await zapierError(run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }));
+  const error = await zapierError(
+    run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }),
+  );
   expect(error.name).toBe('ThrottledError');
   // 50,000 spec seconds at time scale 0.01 = 500 real seconds.
   expect(error.delay).toBeGreaterThanOrEqual(495);
@@ -178,7 +244,9 @@ it('503 (new jobs paused) becomes ThrottledError with the Retry-After delay; not
   const before = sb.ledger(sb.apiKey);
   sb.faults.pauseNewJobs({ retryAfterSeconds: 60_000 });
   try {
-    const error = await zapierError(run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }));
+    const error = await zapierError(
+      run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }),
+    );
     expect(error.name).toBe('ThrottledError');
     expect(error.delay).toBeGreaterThanOrEqual(595);
     expect(error.delay).toBeLessThanOrEqual(601);
@@ -190,16 +258,23 @@ it('503 (new jobs paused) becomes ThrottledError with the Retry-After delay; not
 
 it('402 (out of credits) halts the step without switching the Zap off; 401 asks to reconnect', async () => {
   const poor = sb.addAccount({ id: 'acct_zapier_poor', plan: 'pro', credits: 0 });
-  const halted = await zapierError(run(steps.verify, { authData: { api_key: poor.apiKey }, inputData: { email: 'valid.x@acme-corp.com' } }));
+  const halted = await zapierError(
+    run(steps.verify, { authData: { api_key: poor.apiKey }, inputData: { email: 'valid.x@acme-corp.com' } }),
+  );
   expect(halted.name).toBe('HaltedError');
-  const expired = await zapierError(run(steps.findJob, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData: { job_id: 'job_1' } }));
+  const expired = await zapierError(
+    run(steps.findJob, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData: { job_id: 'job_1' } }),
+  );
   expect(expired.name).toBe('ExpiredAuthError');
 });
 
 it('bad input against the sandbox: nothing sent, the ledger unchanged', async () => {
   const before = sb.ledger(sb.apiKey);
   const requestsBefore = sb.requests.length;
-  for (const inputData of [{ emails: ['broken@', 'also broken'] }, { emails: ['valid.a@acme-corp.com'], name: 'n'.repeat(256) }]) {
+  for (const inputData of [
+    { emails: ['broken@', 'also broken'] },
+    { emails: ['valid.a@acme-corp.com'], name: 'n'.repeat(256) },
+  ]) {
     const error = await zapierError(run(steps.bulk, { authData: auth(), inputData }));
     expect(error.code).toMatch(/^invalid_/);
   }
@@ -217,7 +292,12 @@ it("Zapier's own request logs (printed with LOG_TO_STDOUT/DETAILED_LOG_TO_STDOUT
   try {
     await run(steps.authTest, { authData: auth() });
     await run(steps.verify, { authData: auth(), inputData: { email: 'valid.log@acme-corp.com' } });
-    await zapierError(run(steps.findJob, { authData: { ...auth(), api_key: 'evf_wrong_key_for_log_test' }, inputData: { job_id: 'job_1' } }));
+    await zapierError(
+      run(steps.findJob, {
+        authData: { ...auth(), api_key: 'evf_wrong_key_for_log_test' },
+        inputData: { job_id: 'job_1' },
+      }),
+    );
   } finally {
     delete process.env.LOG_TO_STDOUT;
     delete process.env.DETAILED_LOG_TO_STDOUT;
@@ -227,5 +307,6 @@ it("Zapier's own request logs (printed with LOG_TO_STDOUT/DETAILED_LOG_TO_STDOUT
   // The logs are really there (requests, responses, errors), so the check below means something.
   expect(text).toMatch(/v1\/account/);
   expect(text).toMatch(/ExpiredAuthError/);
-  for (const secret of [sb.apiKey, sb.webhookSecret, 'evf_wrong_key_for_log_test']) expect(text).not.toContain(secret);
+  for (const secret of [sb.apiKey, sb.webhookSecret, 'evf_wrong_key_for_log_test'])
+    expect(text).not.toContain(secret);
 });

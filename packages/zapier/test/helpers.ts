@@ -26,13 +26,22 @@ export const steps = {
   verify: callable(App.creates.verify_email.operation.perform, 'verify_email.perform'),
   bulk: callable(App.creates.submit_bulk.operation.perform, 'submit_bulk.perform'),
   wait: callable(App.creates.verify_list_and_wait.operation.perform, 'verify_list_and_wait.perform'),
-  resume: callable(App.creates.verify_list_and_wait.operation.performResume, 'verify_list_and_wait.performResume'),
+  resume: callable(
+    App.creates.verify_list_and_wait.operation.performResume,
+    'verify_list_and_wait.performResume',
+  ),
   revoke: callable(App.creates.revoke_api_key.operation.perform, 'revoke_api_key.perform'),
   findJob: callable(App.searches.find_job.operation.perform, 'find_job.perform'),
   results: callable(App.searches.get_job_results.operation.perform, 'get_job_results.perform'),
   credits: callable(App.searches.get_credit_balance.operation.perform, 'get_credit_balance.perform'),
-  finished: callable((App.triggers.job_finished.operation as { perform?: unknown }).perform, 'job_finished.perform'),
-  recent: callable((App.triggers.recent_jobs.operation as { perform?: unknown }).perform, 'recent_jobs.perform'),
+  finished: callable(
+    (App.triggers.job_finished.operation as { perform?: unknown }).perform,
+    'job_finished.perform',
+  ),
+  recent: callable(
+    (App.triggers.recent_jobs.operation as { perform?: unknown }).perform,
+    'recent_jobs.perform',
+  ),
 };
 
 /** Runs one app function through Zapier's app tester (middleware, z object, error handling). */
@@ -46,10 +55,21 @@ export function bundle(inputData: Record<string, unknown> = {}, extra: AnyBundle
 }
 
 /** Zapier's errors carry JSON in their message (ThrottledError: {message, delay}); this reads it. */
-export function parseZapierError(error: unknown): { name: string; message: string; delay?: number; code?: string; status?: number } {
+export function parseZapierError(error: unknown): {
+  name: string;
+  message: string;
+  delay?: number;
+  code?: string;
+  status?: number;
+} {
   const e = error as Error;
   try {
-    const parsed = JSON.parse(e.message) as { message: string; delay?: number; code?: string; status?: number };
+    const parsed = JSON.parse(e.message) as {
+      message: string;
+      delay?: number;
+      code?: string;
+      status?: number;
+    };
     return { name: e.name, ...parsed };
   } catch {
     return { name: e.name, message: e.message };

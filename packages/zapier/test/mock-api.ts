@@ -22,7 +22,8 @@ export function replyWith(
   const fx = loadFixture<any>(name);
   const body = edit ? edit(fx.body) : fx.body;
   const verdict = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
-  if (!verdict.valid) throw new Error(`fixture ${name} no longer matches the contract: ${verdict.errors.join('; ')}`);
+  if (!verdict.valid)
+    throw new Error(`fixture ${name} no longer matches the contract: ${verdict.errors.join('; ')}`);
   return interceptor.reply(fx.status, body === undefined ? '' : JSON.stringify(body), {
     ...(fx.headers ?? {}),
     ...headers,
@@ -70,4 +71,3 @@ export function useNock(): void {
     nock.restore();
   });
 }
-

@@ -61,7 +61,13 @@ it('the transport reports a refused connection as provably not sent', async () =
   await new Promise((resolve) => closed.close(resolve));
   const error = await appTester(async (z) => {
     try {
-      await zapierTransport(z)({ method: 'POST', url: `http://127.0.0.1:${port}/api/v1/verify/bulk`, headers: {}, body: '{}', timeoutMs: 1000 });
+      await zapierTransport(z)({
+        method: 'POST',
+        url: `http://127.0.0.1:${port}/api/v1/verify/bulk`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 1000,
+      });
     } catch (e) {
       return e;
     }
@@ -81,7 +87,9 @@ it('Verify Email Address turns its own timeout into an unknown result without cl
 
 it('Verify Email Address fails the step on its own timeout when the user chose that', async () => {
   behaviour = 'hang';
-  const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
+  const error = await zapierError(
+    run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })),
+  );
   expect(error.message).toMatch(/No answer came back in time/);
   expect(requests).toBe(1);
 });

@@ -5,7 +5,6 @@ import { api, replyWith, requestCounter, useNock } from './mock-api';
 import { clientFor } from '../src/client';
 import { collectRows } from '../src/rows';
 
-
 useBaseUrl(() => BASE);
 useNock();
 
@@ -14,7 +13,10 @@ describe('authentication', () => {
     replyWith(api().get('/v1/account'), 'account.200');
     const account = await run(steps.authTest, bundle());
     assertMatches('Account', account);
-    const label = await run(steps.connectionLabel, { ...bundle(), inputData: account as Record<string, unknown> });
+    const label = await run(steps.connectionLabel, {
+      ...bundle(),
+      inputData: account as Record<string, unknown>,
+    });
     expect(label).toBe('growth plan, 48,200 credits');
   });
 
@@ -26,18 +28,32 @@ describe('authentication', () => {
   });
 
   it('refuses a signing secret without the whsec_ prefix before any request', async () => {
-    const error = await zapierError(run(steps.authTest, { authData: { api_key: KEY, webhook_secret: 'not-a-secret' } }));
+    const error = await zapierError(
+      run(steps.authTest, { authData: { api_key: KEY, webhook_secret: 'not-a-secret' } }),
+    );
     expect(error.message).toMatch(/whsec_/);
   });
 });
 
 describe('Verify Email Address', () => {
   it('returns every field plus category, group and safe_to_send', async () => {
-    const scope = replyWith(api().post('/v1/verify/single', { email: 'valid.anna@acme-corp.com', check_smtp: false }), 'verify-single.200');
-    const out: any = await run(steps.verify, bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false', on_timeout: 'unknown' }));
+    const scope = replyWith(
+      api().post('/v1/verify/single', { email: 'valid.anna@acme-corp.com', check_smtp: false }),
+      'verify-single.200',
+    );
+    const out: any = await run(
+      steps.verify,
+      bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false', on_timeout: 'unknown' }),
+    );
     expect(scope.isDone()).toBe(true);
     const fx = loadFixture<any>('verify-single.200').body;
-    expect(out).toMatchObject({ ...fx, category: 'Valid', group: 'safe_to_send', safe_to_send: true, timed_out: false });
+    expect(out).toMatchObject({
+      ...fx,
+      category: 'Valid',
+      group: 'safe_to_send',
+      safe_to_send: true,
+      timed_out: false,
+    });
     expectNoSecrets(out);
   });
 
@@ -63,7 +79,9 @@ describe('Verify Email Address', () => {
 
   it('fails the step on a 408 when the user chose that', async () => {
     replyWith(api().post('/v1/verify/single'), 'verify-single.408');
-    const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })));
+    const error = await zapierError(
+      run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })),
+    );
     expect(error.message).toMatch(/30 seconds/);
   });
 
@@ -79,20 +97,30 @@ describe('Submit Bulk Verification', () => {
   it('removes malformed and duplicate addresses before sending and reports them', async () => {
     let sent: any;
     const scope = replyWith(
-      api()
-        .post('/v1/verify/bulk', (body) => {
-          sent = body;
-          return true;
-        }),
+      api().post('/v1/verify/bulk', (body) => {
+        sent = body;
+        return true;
+      }),
       'verify-bulk.202',
       (b) => ({ ...b, total_emails: 2, credits_used: 2 }),
     );
     const out: any = await run(
       steps.bulk,
-      bundle({ emails: ['a@acme-corp.com', 'not-an-email', 'A@acme-corp.com'], emails_text: 'b@acme-corp.com', name: 'Leads', priority: 'high', check_smtp: true }),
+      bundle({
+        emails: ['a@acme-corp.com', 'not-an-email', 'A@acme-corp.com'],
+        emails_text: 'b@acme-corp.com',
+        name: 'Leads',
+        priority: 'high',
+        check_smtp: true,
+      }),
     );
     expect(scope.isDone()).toBe(true);
-    expect(sent).toEqual({ emails: ['a@acme-corp.com', 'b@acme-corp.com'], name: 'Leads', priority: 'high', check_smtp: true });
+    expect(sent).toEqual({
+      emails: ['a@acme-corp.com', 'b@acme-corp.com'],
+      name: 'Leads',
+      priority: 'high',
+      check_smtp: true,
+    });
     expect(out).toMatchObject({
       job_id: loadFixture<any>('verify-bulk.202').body.job_id,
       job_count: 1,
@@ -109,8 +137,14 @@ describe('Submit Bulk Verification', () => {
 
   it('accepts a pasted text blob alone', async () => {
     let sent: any;
-    replyWith(api().post('/v1/verify/bulk', (b) => ((sent = b), true)), 'verify-bulk.202');
-    await run(steps.bulk, bundle({ emails_text: 'a@acme-corp.com, b@acme-corp.com\nc@acme-corp.com;d@acme-corp.com' }));
+    replyWith(
+      api().post('/v1/verify/bulk', (b) => ((sent = b), true)),
+      'verify-bulk.202',
+    );
+    await run(
+      steps.bulk,
+      bundle({ emails_text: 'a@acme-corp.com, b@acme-corp.com\nc@acme-corp.com;d@acme-corp.com' }),
+    );
     expect(sent.emails).toEqual(['a@acme-corp.com', 'b@acme-corp.com', 'c@acme-corp.com', 'd@acme-corp.com']);
   });
 
@@ -124,11 +158,25 @@ describe('Submit Bulk Verification', () => {
       .reply(() => {
         const fx = loadFixture<any>('verify-bulk.202');
         n++;
-        return [202, JSON.stringify({ ...fx.body, job_id: `job_part_${n}`, total_emails: sizes[n - 1], credits_used: sizes[n - 1] }), fx.headers];
+        return [
+          202,
+          JSON.stringify({
+            ...fx.body,
+            job_id: `job_part_${n}`,
+            total_emails: sizes[n - 1],
+            credits_used: sizes[n - 1],
+          }),
+          fx.headers,
+        ];
       });
     const out: any = await run(steps.bulk, bundle({ emails }));
     expect(sizes).toEqual([50_000, 1]);
-    expect(out).toMatchObject({ job_ids: ['job_part_1', 'job_part_2'], job_count: 2, total_emails: 50_001, credits_used: 50_001 });
+    expect(out).toMatchObject({
+      job_ids: ['job_part_1', 'job_part_2'],
+      job_count: 2,
+      total_emails: 50_001,
+      credits_used: 50_001,
+    });
   });
 
   it('recovers from a 422 naming bad rows: drops them and submits the rest', async () => {
@@ -138,10 +186,16 @@ describe('Submit Bulk Verification', () => {
     const emails = ['one@acme-corp.com', 'two@acme-corp.com', 'three@acme-corp.com'];
     const refused = emails[1]!;
     replyWith(api().post('/v1/verify/bulk'), 'verify-bulk.422', (b) => ({
-      error: { ...b.error, invalid_emails: [{ email: refused, index: 1, reason: bad.length ? 'refused' : 'x' }] },
+      error: {
+        ...b.error,
+        invalid_emails: [{ email: refused, index: 1, reason: bad.length ? 'refused' : 'x' }],
+      },
     }));
     let second: any;
-    replyWith(api().post('/v1/verify/bulk', (b) => ((second = b), true)), 'verify-bulk.202');
+    replyWith(
+      api().post('/v1/verify/bulk', (b) => ((second = b), true)),
+      'verify-bulk.202',
+    );
     const out: any = await run(steps.bulk, bundle({ emails }));
     expect(second.emails).toEqual(['one@acme-corp.com', 'three@acme-corp.com']);
     expect(out.rejected_by_service).toEqual([{ email: refused, reason: 'refused' }]);
@@ -192,22 +246,34 @@ describe('Submit Bulk Verification', () => {
     expect(error.status).toBe(422);
     expect(error.message).toMatch(/refused the request: .+\. Nothing was charged/);
   });
-
 });
 
 describe('Verify List and Wait for Results (submission side)', () => {
   it('submits with the Zap step callback URL as webhook_url and hands the job to performResume', async () => {
     let sent: any;
-    replyWith(api().post('/v1/verify/bulk', (b) => ((sent = b), true)), 'verify-bulk.202');
+    replyWith(
+      api().post('/v1/verify/bulk', (b) => ((sent = b), true)),
+      'verify-bulk.202',
+    );
     const callbackUrl = 'https://hooks.zapier.com/hooks/standard/123/abc/';
-    const out = await run((z, b) => steps.wait({ ...z, generateCallbackUrl: () => callbackUrl }, b), bundle({ emails: ['a@acme-corp.com', 'A@acme-corp.com'] }));
+    const out = await run(
+      (z, b) => steps.wait({ ...z, generateCallbackUrl: () => callbackUrl }, b),
+      bundle({ emails: ['a@acme-corp.com', 'A@acme-corp.com'] }),
+    );
     expect(sent).toEqual({ emails: ['a@acme-corp.com'], webhook_url: callbackUrl });
-    expect(out).toMatchObject({ job_id: loadFixture<any>('verify-bulk.202').body.job_id, waiting_for_callback: true, duplicates_removed: 1 });
+    expect(out).toMatchObject({
+      job_id: loadFixture<any>('verify-bulk.202').body.job_id,
+      waiting_for_callback: true,
+      duplicates_removed: 1,
+    });
   });
 
   it('returns the sample while the Zap is being set up, submitting (and charging) nothing', async () => {
     const counter = requestCounter();
-    const out = await run(steps.wait, bundle({ emails: ['a@acme-corp.com'] }, { meta: { isLoadingSample: true } }));
+    const out = await run(
+      steps.wait,
+      bundle({ emails: ['a@acme-corp.com'] }, { meta: { isLoadingSample: true } }),
+    );
     expect(counter.count()).toBe(0);
     expect(out.results.length).toBeGreaterThan(0);
     expect(out.note).toMatch(/nothing was submitted or charged/);
@@ -224,7 +290,9 @@ describe('Find Bulk Job', () => {
   });
 
   it('returns nothing (not an error) for an unknown job', async () => {
-    api().get('/v1/jobs/job_nope').reply(404, { error: { code: 'not_found', message: 'No such job.' } });
+    api()
+      .get('/v1/jobs/job_nope')
+      .reply(404, { error: { code: 'not_found', message: 'No such job.' } });
     const out = await run(steps.findJob, bundle({ job_id: 'job_nope' }));
     expect(out).toEqual([]);
   });
@@ -233,14 +301,27 @@ describe('Find Bulk Job', () => {
 describe('Get Bulk Job Results', () => {
   function mockResults(): void {
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
-    replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05/results').query((q) => q.page === '1'), 'results.page1.200');
-    replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05/results').query((q) => q.page === '2'), 'results.page2.200');
+    replyWith(
+      api()
+        .get('/v1/jobs/job_7f3c2a9e41b84d05/results')
+        .query((q) => q.page === '1'),
+      'results.page1.200',
+    );
+    replyWith(
+      api()
+        .get('/v1/jobs/job_7f3c2a9e41b84d05/results')
+        .query((q) => q.page === '2'),
+      'results.page2.200',
+    );
   }
 
   it('reads every page and returns categorized line items with group counts', async () => {
     mockResults();
     const [out]: any = await run(steps.results, bundle({ job_id: 'job_7f3c2a9e41b84d05' }));
-    const rows = [...loadFixture<any>('results.page1.200').body.results, ...loadFixture<any>('results.page2.200').body.results];
+    const rows = [
+      ...loadFixture<any>('results.page1.200').body.results,
+      ...loadFixture<any>('results.page2.200').body.results,
+    ];
     expect(out.results.map((r: any) => r.email)).toEqual(rows.map((r) => r.email));
     expect(out.returned_rows).toBe(8);
     expect(out.truncated).toBe(false);
@@ -267,14 +348,19 @@ describe('Get Bulk Job Results', () => {
 
 describe('other error mappings', () => {
   it('a job that does not exist gives a readable not-found error when reading its results', async () => {
-    api().get('/v1/jobs/job_gone').reply(404, { error: { code: 'not_found', message: 'No such job.' } });
+    api()
+      .get('/v1/jobs/job_gone')
+      .reply(404, { error: { code: 'not_found', message: 'No such job.' } });
     const error = await zapierError(run(steps.results, bundle({ job_id: 'job_gone' })));
     expect(error).toMatchObject({ name: 'AppError', code: 'not_found', status: 404 });
     expect(error.message).toMatch(/Job job_gone was not found/);
   });
 
   it('a server error on a read is retried, then reported with its status', async () => {
-    api().get('/v1/account/credits').times(3).reply(500, { error: { code: 'internal', message: 'boom' } });
+    api()
+      .get('/v1/account/credits')
+      .times(3)
+      .reply(500, { error: { code: 'internal', message: 'boom' } });
     const error = await zapierError(run(steps.credits, bundle()));
     expect(error).toMatchObject({ name: 'AppError', code: 'ServerError', status: 500 });
     expect(error.message).toMatch(/internal problem \(HTTP 500\)/);
@@ -310,12 +396,19 @@ describe('Bulk Job Finished trigger', () => {
     replyWith(api().get('/v1/jobs').query(true), 'jobs-list.200');
     replyWith(api().get('/v1/jobs/job_c41d0b7e9a2f6318'), 'job.failed.200');
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
-    replyWith(api().get('/v1/jobs/job_0b8e5d2c7a194f60'), 'job.completed.200', (b) => ({ ...b, job_id: 'job_0b8e5d2c7a194f60' }));
+    replyWith(api().get('/v1/jobs/job_0b8e5d2c7a194f60'), 'job.completed.200', (b) => ({
+      ...b,
+      job_id: 'job_0b8e5d2c7a194f60',
+    }));
     const out: any = await run(steps.finished, bundle());
-    expect(out.map((j: any) => j.id)).toEqual(['job_c41d0b7e9a2f6318', 'job_7f3c2a9e41b84d05', 'job_0b8e5d2c7a194f60']);
+    expect(out.map((j: any) => j.id)).toEqual([
+      'job_c41d0b7e9a2f6318',
+      'job_7f3c2a9e41b84d05',
+      'job_0b8e5d2c7a194f60',
+    ]);
     for (const job of out) {
       expect(job.id).toBe(job.job_id);
-      const { id, ...wire } = job;
+      const { id: _id, ...wire } = job;
       assertMatches('Job', wire);
     }
     expect(out[0].error).toBeTruthy();
@@ -324,7 +417,9 @@ describe('Bulk Job Finished trigger', () => {
   it('skips jobs that are still running', async () => {
     replyWith(api().get('/v1/jobs').query(true), 'jobs-list.200', (b) => ({
       ...b,
-      jobs: b.jobs.map((j: any, i: number) => (i === 0 ? { ...j, status: 'processing' } : i === 2 ? { ...j, status: 'queued' } : j)),
+      jobs: b.jobs.map((j: any, i: number) =>
+        i === 0 ? { ...j, status: 'processing' } : i === 2 ? { ...j, status: 'queued' } : j,
+      ),
     }));
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     const out: any = await run(steps.finished, bundle());
@@ -335,7 +430,12 @@ describe('Bulk Job Finished trigger', () => {
 describe('Recent jobs (hidden dropdown trigger)', () => {
   it('pages with offset = page * page size and labels each job', async () => {
     let query: any;
-    replyWith(api().get('/v1/jobs').query((q) => ((query = q), true)), 'jobs-list.200');
+    replyWith(
+      api()
+        .get('/v1/jobs')
+        .query((q) => ((query = q), true)),
+      'jobs-list.200',
+    );
     const out: any = await run(steps.recent, bundle({}, { meta: { page: 2 } }));
     expect(query).toEqual({ limit: '50', offset: '100' });
     expect(out[0]).toMatchObject({ id: 'job_c41d0b7e9a2f6318' });
@@ -349,7 +449,12 @@ describe('reading results within Zapier limits', () => {
     run(async (z, b) => collectRows(clientFor(z, b), JOB, { maxRows, budgetMs }), bundle());
 
   it('stops at the row cap and says the output was truncated', async () => {
-    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '1'), 'results.page1.200');
+    replyWith(
+      api()
+        .get(`/v1/jobs/${JOB}/results`)
+        .query((q) => q.page === '1'),
+      'results.page1.200',
+    );
     const out = await collect(3, 10_000);
     expect(out.rows).toHaveLength(3);
     expect(out.truncated).toBe(true);
@@ -357,8 +462,19 @@ describe('reading results within Zapier limits', () => {
   });
 
   it('stops when the time budget is spent and returns what was read', async () => {
-    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '1'), 'results.page1.200');
-    replyWith(api().get(`/v1/jobs/${JOB}/results`).query((q) => q.page === '2').delay(700), 'results.page2.200');
+    replyWith(
+      api()
+        .get(`/v1/jobs/${JOB}/results`)
+        .query((q) => q.page === '1'),
+      'results.page1.200',
+    );
+    replyWith(
+      api()
+        .get(`/v1/jobs/${JOB}/results`)
+        .query((q) => q.page === '2')
+        .delay(700),
+      'results.page2.200',
+    );
     const started = Date.now();
     const out = await collect(1_000, 200);
     expect(Date.now() - started).toBeLessThan(650);

@@ -38,20 +38,43 @@ function resumeBundle(v: Vector, jobId = jobIdOf(v)) {
     { emails: ['a@acme-corp.com'] },
     {
       authData: { api_key: bundle().authData!.api_key!, webhook_secret: v.secrets.join(' ') },
-      outputData: { job_id: jobId, waiting_for_callback: true, received: 1, unique_count: 1, duplicates_removed: 0, malformed_removed: 0, malformed: [], duplicates: [] },
-      rawRequest: { method: 'POST', headers: asZapierHeaders(v.headers), content: v.rawBody, querystring: '' },
+      outputData: {
+        job_id: jobId,
+        waiting_for_callback: true,
+        received: 1,
+        unique_count: 1,
+        duplicates_removed: 0,
+        malformed_removed: 0,
+        malformed: [],
+        duplicates: [],
+      },
+      rawRequest: {
+        method: 'POST',
+        headers: asZapierHeaders(v.headers),
+        content: v.rawBody,
+        querystring: '',
+      },
     },
   );
 }
 
 function mockJobAndResults(jobId: string, failed: boolean): void {
-  replyWith(api().get(`/v1/jobs/${jobId}`), failed ? 'job.failed.200' : 'job.completed.200', (b) => ({ ...b, job_id: jobId }));
-  replyWith(api().get(`/v1/jobs/${jobId}/results`).query((q) => q.page === '1'), 'results.page1.200', (b) => ({
+  replyWith(api().get(`/v1/jobs/${jobId}`), failed ? 'job.failed.200' : 'job.completed.200', (b) => ({
     ...b,
     job_id: jobId,
-    status: failed ? 'failed' : 'completed',
-    has_more: false,
   }));
+  replyWith(
+    api()
+      .get(`/v1/jobs/${jobId}/results`)
+      .query((q) => q.page === '1'),
+    'results.page1.200',
+    (b) => ({
+      ...b,
+      job_id: jobId,
+      status: failed ? 'failed' : 'completed',
+      has_more: false,
+    }),
+  );
 }
 
 useBaseUrl(() => BASE);
@@ -66,31 +89,42 @@ it('covers the whole vector file', () => {
   expect(all.some((v) => v.expect === 'reject')).toBe(true);
 });
 
-describe.each(all.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as const))('accepts %s', (_name, v) => {
-  it('verifies, then reads the job and its results', async () => {
-    jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
-    const jobId = jobIdOf(v);
-    const failed = v.rawBody.includes('"job.failed"');
-    mockJobAndResults(jobId, failed);
-    const out = await run(steps.resume, resumeBundle(v));
-    expect(out).toMatchObject({ job_id: jobId, status: failed ? 'failed' : 'completed', returned_rows: 5, truncated: false });
-    expect(out.results).toHaveLength(5);
-    expect(out.counts.safe_to_send + out.counts.risky + out.counts.invalid).toBe(5);
-    expectNoSecrets(out, [...v.secrets]);
-  });
-});
+describe.each(all.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as const))(
+  'accepts %s',
+  (_name, v) => {
+    it('verifies, then reads the job and its results', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
+      const jobId = jobIdOf(v);
+      const failed = v.rawBody.includes('"job.failed"');
+      mockJobAndResults(jobId, failed);
+      const out = await run(steps.resume, resumeBundle(v));
+      expect(out).toMatchObject({
+        job_id: jobId,
+        status: failed ? 'failed' : 'completed',
+        returned_rows: 5,
+        truncated: false,
+      });
+      expect(out.results).toHaveLength(5);
+      expect(out.counts.safe_to_send + out.counts.risky + out.counts.invalid).toBe(5);
+      expectNoSecrets(out, [...v.secrets]);
+    });
+  },
+);
 
-describe.each(all.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as const))('rejects %s', (_name, v) => {
-  it('before any request, with the reason and without the secret', async () => {
-    jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
-    const counter = requestCounter();
-    const error = await zapierError(run(steps.resume, resumeBundle(v)));
-    expect(counter.count()).toBe(0);
-    expect(error.code).toBe(`webhook_${v.reason}`);
-    expect(error.status).toBe(401);
-    expectNoSecrets(error, [...v.secrets]);
-  });
-});
+describe.each(all.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as const))(
+  'rejects %s',
+  (_name, v) => {
+    it('before any request, with the reason and without the secret', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
+      const counter = requestCounter();
+      const error = await zapierError(run(steps.resume, resumeBundle(v)));
+      expect(counter.count()).toBe(0);
+      expect(error.code).toBe(`webhook_${v.reason}`);
+      expect(error.status).toBe(401);
+      expectNoSecrets(error, [...v.secrets]);
+    });
+  },
+);
 
 it('rejects a genuine message for another job than the one this step waits for', async () => {
   const v = all.find((x) => x.name === 'valid_completed')!;
@@ -105,7 +139,10 @@ it('without a secret, trusts nothing in the message: a job that is still running
   const v = all.find((x) => x.name === 'valid_completed')!;
   const b = resumeBundle(v);
   b.authData = { api_key: b.authData!.api_key! };
-  replyWith(api().get(`/v1/jobs/${jobIdOf(v)}`), 'job.processing.200', (body) => ({ ...body, job_id: jobIdOf(v) }));
+  replyWith(api().get(`/v1/jobs/${jobIdOf(v)}`), 'job.processing.200', (body) => ({
+    ...body,
+    job_id: jobIdOf(v),
+  }));
   const error = await zapierError(run(steps.resume, b));
   expect(error.code).toBe('webhook_job_not_finished');
   expect(error.message).toMatch(/signing secret/);

@@ -8,10 +8,16 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ key_id?: string }>
   const keyId = String(bundle.inputData.key_id ?? '').trim();
   try {
     await clientFor(z, bundle).revokeKey(keyId);
-    return { key_id: keyId, revoked: true, result: 'revoked', message: `Key ${keyId} is revoked; requests made with it are refused from now on.` };
+    return {
+      key_id: keyId,
+      revoked: true,
+      result: 'revoked',
+      message: `Key ${keyId} is revoked; requests made with it are refused from now on.`,
+    };
   } catch (error) {
     // Nothing to revoke is an answer, not a failure: the key is not usable either way.
-    if (error instanceof NotFoundError) return { key_id: keyId, revoked: false, result: 'not_found', message: error.message };
+    if (error instanceof NotFoundError)
+      return { key_id: keyId, revoked: false, result: 'not_found', message: error.message };
     throw error;
   }
 });
@@ -21,7 +27,8 @@ export default defineCreate({
   noun: 'API Key',
   display: {
     label: 'Revoke API Key',
-    description: 'Revokes one of your API keys, e.g. the old key after rotating to a new one. This cannot be undone.',
+    description:
+      'Revokes one of your API keys, e.g. the old key after rotating to a new one. This cannot be undone.',
   },
   operation: {
     inputFields: [
@@ -35,7 +42,12 @@ export default defineCreate({
       },
     ],
     perform,
-    sample: { key_id: 'key_8b1d3f', revoked: true, result: 'revoked', message: 'Key key_8b1d3f is revoked; requests made with it are refused from now on.' },
+    sample: {
+      key_id: 'key_8b1d3f',
+      revoked: true,
+      result: 'revoked',
+      message: 'Key key_8b1d3f is revoked; requests made with it are refused from now on.',
+    },
     outputFields: [
       field('key_id', 'Key ID', 'string'),
       field('revoked', 'Revoked', 'boolean'),

@@ -39,7 +39,10 @@ function timedOutResult(email: string, error: VerificationTimeoutError | Request
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<VerifyEmailInput>) => {
-  const email = typeof bundle.inputData.email === 'string' ? bundle.inputData.email : String(bundle.inputData.email ?? '');
+  const email =
+    typeof bundle.inputData.email === 'string'
+      ? bundle.inputData.email
+      : String(bundle.inputData.email ?? '');
   const client = clientFor(z, bundle);
   try {
     const result = await client.verifySingle(
@@ -78,7 +81,8 @@ export default defineCreate({
         type: 'boolean',
         required: false,
         default: 'true',
-        helpText: "Asks the address's mail server whether the mailbox exists. Turn off for a faster check without it.",
+        helpText:
+          "Asks the address's mail server whether the mailbox exists. Turn off for a faster check without it.",
       },
       {
         key: 'on_timeout',
@@ -91,7 +95,7 @@ export default defineCreate({
           { value: 'error', label: 'Fail the step', sample: 'error' },
         ],
         helpText:
-          "Some mail servers answer slowly and a Zapier step may not wait 30 seconds. Return unknown gives a result with group Risky and Timed Out set, so a Filter can hold the address back for a later retry.",
+          'Some mail servers answer slowly and a Zapier step may not wait 30 seconds. Return unknown gives a result with group Risky and Timed Out set, so a Filter can hold the address back for a later retry.',
       },
     ],
     perform,

@@ -5,7 +5,13 @@ import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
 import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
-import { field, groupCountOutputFields, jobOutputFields, preflightOutputFields, verifiedAddressOutputFields } from '../fields/outputs';
+import {
+  field,
+  groupCountOutputFields,
+  jobOutputFields,
+  preflightOutputFields,
+  verifiedAddressOutputFields,
+} from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
 import { preflightSummary, type PreflightSummary } from '../shapes';
@@ -20,7 +26,10 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
   const emails = emailsFromInput(bundle.inputData);
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
-    return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
+    return {
+      ...sample,
+      note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
+    };
   }
   // Zapier gives one callback URL per step, which resumes once: a list that needs several jobs cannot wait here.
   const preflight = preflightEmails(emails);
@@ -36,7 +45,11 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
     ...jobOptionsFromInput(bundle.inputData),
     webhook_url: z.generateCallbackUrl(),
   });
-  const waiting: Waiting = { job_id: submission.jobs[0]!.job_id, waiting_for_callback: true, ...preflightSummary(submission.preflight) };
+  const waiting: Waiting = {
+    job_id: submission.jobs[0]!.job_id,
+    waiting_for_callback: true,
+    ...preflightSummary(submission.preflight),
+  };
   return waiting;
 });
 
@@ -73,7 +86,10 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>
       409,
     );
   }
-  const collected = await collectRows(client, job.job_id, { maxRows: MAX_RESULT_ROWS, budgetMs: STEP_BUDGET_MS });
+  const collected = await collectRows(client, job.job_id, {
+    maxRows: MAX_RESULT_ROWS,
+    budgetMs: STEP_BUDGET_MS,
+  });
   const { job_id: _ignored, waiting_for_callback: _w, ...preflight } = waiting;
   return {
     ...job,

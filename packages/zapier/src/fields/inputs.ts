@@ -46,7 +46,8 @@ export const listInputFields = [
     type: 'boolean',
     required: false,
     default: 'true',
-    helpText: "Asks each address's mail server whether the mailbox exists. Turn off for a faster check without it.",
+    helpText:
+      "Asks each address's mail server whether the mailbox exists. Turn off for a faster check without it.",
   },
 ] as const satisfies PlainInputField[];
 

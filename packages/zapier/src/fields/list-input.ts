@@ -21,7 +21,11 @@ export function emailsFromInput(input: ListInputData): string | string[] {
   return [...list, ...text.split(/\r?\n/)];
 }
 
-export function jobOptionsFromInput(input: ListInputData): { name?: string; priority?: Priority; check_smtp?: boolean } {
+export function jobOptionsFromInput(input: ListInputData): {
+  name?: string;
+  priority?: Priority;
+  check_smtp?: boolean;
+} {
   return {
     name: optionalString(input.name),
     // The client checks the value against the allowed priorities and names the field when it is wrong.

@@ -1,7 +1,12 @@
 import type { PlainOutputField } from 'zapier-platform-core';
 
 type FieldType = NonNullable<PlainOutputField['type']>;
-const field = (key: string, label: string, type: FieldType, extra: Partial<PlainOutputField> = {}): PlainOutputField => ({
+const field = (
+  key: string,
+  label: string,
+  type: FieldType,
+  extra: Partial<PlainOutputField> = {},
+): PlainOutputField => ({
   key,
   label,
   type,

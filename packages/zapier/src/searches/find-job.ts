@@ -21,7 +21,8 @@ export default defineSearch({
   noun: 'Bulk Job',
   display: {
     label: 'Find Bulk Job',
-    description: 'Finds a bulk verification job by ID and returns its status, progress, verdict counts and group counts.',
+    description:
+      'Finds a bulk verification job by ID and returns its status, progress, verdict counts and group counts.',
   },
   operation: {
     inputFields: [jobIdInputField],

@@ -11,7 +11,8 @@ export default defineSearch({
   noun: 'Credit Balance',
   display: {
     label: 'Get Credit Balance',
-    description: 'Returns the credits left on the account, the credits used today and this month, and the renewal date.',
+    description:
+      'Returns the credits left on the account, the credits used today and this month, and the renewal date.',
   },
   operation: {
     inputFields: [],

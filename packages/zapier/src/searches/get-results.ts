@@ -18,7 +18,11 @@ function groupFilter(value: unknown): Group | undefined {
   const text = optionalString(value);
   if (text === undefined) return undefined;
   if ((GROUPS as readonly string[]).includes(text)) return text as Group;
-  throw new InputError('group', 'enum', `Group must be one of ${GROUPS.join(', ')}, or left empty for every row.`);
+  throw new InputError(
+    'group',
+    'enum',
+    `Group must be one of ${GROUPS.join(', ')}, or left empty for every row.`,
+  );
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) => {
@@ -26,7 +30,11 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
   const jobId = String(bundle.inputData.job_id ?? '').trim();
   const client = clientFor(z, bundle);
   const job = await client.getJob(jobId);
-  const collected = await collectRows(client, job.job_id, { maxRows: MAX_RESULT_ROWS, budgetMs: STEP_BUDGET_MS, group });
+  const collected = await collectRows(client, job.job_id, {
+    maxRows: MAX_RESULT_ROWS,
+    budgetMs: STEP_BUDGET_MS,
+    group,
+  });
   return [
     {
       job_id: job.job_id,
@@ -81,7 +89,8 @@ export default defineSearch({
           { value: 'risky', label: 'Risky (catch-all, role, unknown)', sample: 'risky' },
           { value: 'invalid', label: 'Invalid (includes spam traps and disposable)', sample: 'invalid' },
         ],
-        helpText: 'Leave empty to get every row. Groups follow the dashboard: only Safe to send should be mailed.',
+        helpText:
+          'Leave empty to get every row. Groups follow the dashboard: only Safe to send should be mailed.',
       },
     ],
     perform,

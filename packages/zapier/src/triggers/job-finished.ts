@@ -14,7 +14,8 @@ const FINISHED = new Set(['completed', 'failed']);
 const perform = mapErrors(async (z: ZObject, bundle: Bundle) => {
   const client = clientFor(z, bundle);
   const recent: JobListItem[] = [];
-  for await (const item of client.jobs({ pageSize: JOBS_PER_POLL, maxItems: JOBS_PER_POLL })) recent.push(item);
+  for await (const item of client.jobs({ pageSize: JOBS_PER_POLL, maxItems: JOBS_PER_POLL }))
+    recent.push(item);
   const finished = recent.filter((j) => FINISHED.has(j.status)).slice(0, MAX_FINISHED_PER_POLL);
   const jobs = await Promise.all(finished.map((j) => client.getJob(j.job_id)));
   // id = job_id: Zapier dedupes on id, so each job triggers once however often it is polled.
@@ -26,7 +27,8 @@ export default defineTrigger({
   noun: 'Bulk Job',
   display: {
     label: 'Bulk Job Finished',
-    description: 'Triggers when a bulk verification job completes or fails, with its verdict and group counts.',
+    description:
+      'Triggers when a bulk verification job completes or fails, with its verdict and group counts.',
   },
   operation: {
     type: 'polling',
