@@ -1,8 +1,8 @@
 /**
- * Found by the list property: a pasted line or cell that holds several addresses loses all of them
- * when its FIRST address is malformed, because the syntax scan stops at that address's error before it
- * reaches the separator, so the line is never split and is reported as one malformed "address".
- * The valid addresses after it are then neither verified nor reported as such: rows lost.
+ * Found by the list property (fixed in the client since): a pasted line or cell holding several
+ * addresses lost all of them when its FIRST address was malformed, because the syntax scan stopped at
+ * that address's error before reaching the separator, so the line was never split and was reported as
+ * one malformed "address". The valid addresses after it were neither verified nor reported: rows lost.
  */
 import type { Sandbox } from '@evf/sandbox';
 import { clientFor, startFastSandbox } from '../support/sandbox';

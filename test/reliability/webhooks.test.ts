@@ -21,7 +21,7 @@ interface Vector {
   expect: 'accept' | 'reject';
   reason?: string;
 }
-const vectors = vectorsJson as Vector[];
+const vectors = vectorsJson as unknown as Vector[];
 for (const v of vectors) v.secrets.forEach(registerSecret);
 
 describe('openssl webhook vectors POSTed to a real receiver over loopback', () => {
