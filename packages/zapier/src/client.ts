@@ -1,4 +1,5 @@
 import { EmailVerificationClient, type Runtime } from '@evf/client';
+import { nodeRuntime } from '@evf/client/node';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { baseUrl, MAX_IN_STEP_WAIT_MS, REQUEST_TIMEOUT_MS } from './config';
 import { zapierTransport } from './transport';
@@ -8,21 +9,8 @@ import { zapierTransport } from './transport';
  * asking for a longer pause is answered by the client's error (mapped to ThrottledError) instead.
  */
 const runtime: Runtime = {
-  now: () => Date.now(),
-  random: () => Math.random(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(resolve, Math.min(Math.max(0, ms), MAX_IN_STEP_WAIT_MS));
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-    }),
+  ...nodeRuntime,
+  sleep: (ms, signal) => nodeRuntime.sleep(Math.min(Math.max(0, ms), MAX_IN_STEP_WAIT_MS), signal),
 };
 
 /** The one place a client is made: the connection's key, the configured base URL, z.request underneath. */
