@@ -76,6 +76,14 @@ export class EmailVerificationTrigger implements INodeType {
 				displayOptions: { show: { output: ['results'] } },
 				options: [groupFilter, simplifyOption],
 			},
+			{
+				// n8n skips its own body parsing for version-1 webhook nodes whose options.binaryData is set,
+				// so a body that is not JSON reaches the signature check (and gets 401) instead of n8n's 422.
+				displayName: 'Raw Body',
+				name: 'options',
+				type: 'hidden',
+				default: { binaryData: true },
+			},
 		],
 	};
 
@@ -96,13 +104,17 @@ export class EmailVerificationTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
+		const request = this.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & {
+			rawBody?: Buffer;
+			readRawBody?: () => Promise<void>;
+		};
 		const response = this.getResponseObject();
+		if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
 		const credentials = await getCredentialsOf(this);
 		let verified: ReturnType<typeof verifyWebhook>;
 		try {
 			verified = verifyWebhook({
-				rawBody: (request as { rawBody?: Buffer }).rawBody ?? '',
+				rawBody: request.rawBody ?? '',
 				headers: request.headers,
 				secrets: signingSecrets(credentials),
 			});
