@@ -5,27 +5,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { signWebhook } from '@evf/client';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { validate } from '@evf/contract';
+import { webhookVectors, type WebhookVector } from '@evf/contract/test-vectors';
 import { loadImlFunctions } from './support/iml-functions';
 import { receiveWebhook, runModule, type MakeConnection, type WebhookOutcome } from './support/make-runtime';
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  headers: Record<string, string>;
-  rawBody: string;
-  now: number;
-  expect: 'accept' | 'reject';
-  reason?: string;
-}
-
-const vectors: Vector[] = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', '..', 'shared', 'test-vectors', 'webhook-vectors.json'), 'utf8'),
-);
+type Vector = WebhookVector;
+const vectors = webhookVectors;
 
 /**
  * Make hands the webhook a parsed body, so a body whose bytes are not compact JSON cannot be
