@@ -44,7 +44,7 @@ function freePort() {
 }
 
 /** A fresh, private n8n instance folder and the environment that points n8n at it. */
-function createInstance({ port, userFolder, encryptionKey, extra = {} } = {}) {
+async function createInstance({ port, userFolder, encryptionKey, extra = {} } = {}) {
 	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-user-'));
 	// Jest sets NODE_ENV=test, which silences n8n's logger (and so `execute --rawOutput`): run it as users do.
 	const inherited = Object.fromEntries(
@@ -67,6 +67,8 @@ function createInstance({ port, userFolder, encryptionKey, extra = {} } = {}) {
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
+		// Each instance gets its own task-runner broker port, so it never collides with another n8n here.
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...(port ? { N8N_PORT: String(port), WEBHOOK_URL: `http://127.0.0.1:${port}/` } : {}),
 		...extra,
 	};

@@ -13,7 +13,7 @@ export const CUSTOM_PREFIX: string;
 export const DIST_DIR: string;
 export function buildPackage(): string;
 export function ensureN8n(): Promise<{ home: string; bin: string }>;
-export function createInstance(options?: { port?: number; userFolder?: string; encryptionKey?: string; extra?: Record<string, string> }): Instance;
+export function createInstance(options?: { port?: number; userFolder?: string; encryptionKey?: string; extra?: Record<string, string> }): Promise<Instance>;
 export function freePort(): Promise<number>;
 export function importCredentials(instance: Instance, credentials: unknown[]): Promise<void>;
 export function importWorkflows(instance: Instance, workflows: unknown[]): Promise<void>;

@@ -209,6 +209,14 @@ describe('Bulk Job > Submit', () => {
 		expect(output[0].json).toMatchObject({ status: 'completed', terminal: true });
 	}, 60_000);
 
+	it('in a command-line run (n8n execute) automatic waiting polls, and webhook waiting is refused before submitting', async () => {
+		const params = { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.cli@example.com', waitForCompletion: true, waitMethod: 'webhook', timeoutMinutes: 5, pollIntervalSeconds: 10, waitOutput: 'job', options: {} };
+		const harness = executeContext({ params, credentials, resumeUrl: 'https://n8n.example.com/webhook-waiting/1', mode: 'cli' });
+		const bulkBefore = sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length;
+		await expect(node.execute.call(harness.context)).rejects.toThrow(/command-line/);
+		expect(sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length).toBe(bulkBefore);
+	});
+
 	it('refuses to wait by webhook without a signing secret, before submitting', async () => {
 		const before = sandbox.requests.length;
 		const failing = run(

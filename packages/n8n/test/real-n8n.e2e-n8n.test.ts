@@ -14,6 +14,10 @@ import vectors from '../../../shared/test-vectors/webhook-vectors.json';
 import * as runner from '../scripts/n8n-runner.cjs';
 import { startReceiver, type Receiver } from './support/receiver.cjs';
 import { waitFor } from './support/timing.cjs';
+import { listDir, readText } from './support/files.cjs';
+
+const examplesDir = `${runner.DIST_DIR}/../examples`;
+const exampleFiles = listDir(examplesDir).filter((file) => file.endsWith('.json'));
 
 jest.setTimeout(20 * 60_000);
 
@@ -80,10 +84,13 @@ describe('headless: n8n execute', () => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-		instance = runner.createInstance();
+		instance = await runner.createInstance();
 		await runner.importCredentials(instance, [
 			{ id: credentialId, name: credentialId, type: 'emailVerificationApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret } },
+			// The credential the example workflows refer to.
+			{ id: 'evfSandboxCred01', name: 'Email Verification (local sandbox)', type: 'emailVerificationApi', data: { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret } },
 		]);
+		await runner.importWorkflows(instance, exampleFiles.map((file) => runner.forCustomExtensions(JSON.parse(readText(`${examplesDir}/${file}`)))));
 		await runner.importWorkflows(instance, [
 			workflow(ids.verify, 'E2E verify', [
 				start(),
@@ -131,6 +138,19 @@ describe('headless: n8n execute', () => {
 		expect(sandbox.ledger(sandbox.apiKey).charged - charged).toBe(3);
 	});
 
+	it('runs the sample-rows example: one job for all rows, routed by group (Code node, Switch)', async () => {
+		const { run } = await runner.executeWorkflow(instance, 'evfExampleRows01');
+		const emails = (node: string) => rows(run, node).map((r) => r.email);
+		expect(emails('Send: Add to Campaign')).toEqual(['valid.anna@acme-corp.com']);
+		expect(emails('Hold: Review Later')).toEqual(['info@acme-corp.com', 'catchall.bob@bigco.com', 'full.erik@example.com']);
+		expect(emails('Drop: Remove From List')).toEqual(['invalid.carl@nowhere.org', 'temp.dora@mailinator.com']);
+	});
+
+
+	it('imported every example workflow (n8n import:workflow accepted them)', () => {
+		expect(exampleFiles.sort()).toEqual(['ai-agent-email-tool.json', 'google-sheets-bulk-verify.json', 'sample-rows-bulk-verify.json', 'trigger-results-crm-update.json']);
+	});
+
 	it('chains Submit, Wait for Completion and Get Results through expressions', async () => {
 		const { run } = await runner.executeWorkflow(instance, ids.pipeline);
 		expect(rows(run, 'Submit')[0]).toMatchObject({ status: 'queued', total_emails: 3 });
@@ -172,7 +192,7 @@ describe('server: n8n start at the signature vectors\' clock', () => {
 		sandbox = await startSandbox({ port: 0, timeScale: 1, allowInsecureWebhooks: true, now: () => frozen });
 		receiver = await startReceiver();
 		const port = await runner.freePort();
-		instance = runner.createInstance({ port });
+		instance = await runner.createInstance({ port });
 		const credentials: Row[] = [];
 		for (const vector of all) {
 			const key = vector.secrets.join('|');
@@ -244,6 +264,8 @@ describe('server: n8n start at the signature vectors\' clock', () => {
 		await waitFor(() => receiver.deliveries.some((d) => d.url === '/ran/sandbox'), { timeoutMs: 60_000, what: 'trigger run from the sandbox webhook' });
 		const report = JSON.parse(receiver.deliveries.find((d) => d.url === '/ran/sandbox')!.rawBody);
 		expect(report).toMatchObject({ job_id: job.job_id, event: 'job.completed', status: 'completed', total_emails: 2 });
+		// The sandbox logs the attempt once n8n's answer is in: acknowledged at the first attempt.
+		await waitFor(() => sandbox.webhookAttempts.some((a) => a.jobId === job.job_id), { what: 'delivery logged' });
 		expect(sandbox.webhookAttempts.filter((a) => a.jobId === job.job_id).map((a) => a.outcome)).toEqual(['acknowledged']);
 	});
 

@@ -34,6 +34,7 @@ export interface HarnessOptions {
 	continueOnFail?: boolean;
 	resumeUrl?: string;
 	nodeType?: string;
+	mode?: string;
 }
 
 export interface Harness<T> {
@@ -123,6 +124,7 @@ export function executeContext(options: HarnessOptions): Harness<IExecuteFunctio
 	const items = options.items ?? [{ json: {} }];
 	const context = {
 		getInputData: () => items,
+		getMode: () => options.mode ?? 'manual',
 		getNodeParameter: read,
 		getNode: () => node,
 		getCredentials: async () => ({ ...options.credentials }),

@@ -98,6 +98,13 @@ export async function usableResumeUrl(
 	settings: WaitSettings,
 ): Promise<string | undefined> {
 	if (settings.method === 'polling') return undefined;
+	// `n8n execute` ends the process when the execution pauses: nothing would be there to resume it.
+	if (context.getMode() === 'cli') {
+		if (settings.method === 'auto') return undefined;
+		throw new NodeOperationError(context.getNode(), 'Cannot wait by webhook in a command-line run (n8n execute).', {
+			description: 'Choose the Polling or Automatic wait method.',
+		});
+	}
 	const credentials = await getCredentialsOf(context);
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	const problems = checkWebhookUrl(resumeUrl, {

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run n8n:dev` (the root `npm run n8n`): a real n8n 2.8.4 with this package loaded, a sandbox of the
+ * service running, the credential and the example workflows imported. Prints the editor URL and keeps
+ * running until Ctrl+C. Start it through tsx (the npm script does), since the sandbox is TypeScript.
+ *
+ * Environment: N8N_DEV_PORT (default 5678, else a free port), EVF_SANDBOX_PORT (default 8787, else free),
+ * EVF_N8N_DEV_FOLDER (default ~/.cache/evf-n8n/dev-instance: keeps your own workflows between runs).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const net = require('node:net');
+const runner = require('./n8n-runner.cjs');
+
+// The sandbox's public demo credentials (the same as `npm start`): they only work against this local sandbox.
+const DEMO_API_KEY = 'evf_sandbox_demo_public_key_0001';
+const DEMO_WEBHOOK_SECRET = 'whsec_sandbox_demo_public_secret_0001';
+const CREDENTIAL_ID = 'evfSandboxCred01';
+
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+async function pickPort(preferred) {
+	return (await portIsFree(preferred)) ? preferred : await runner.freePort();
+}
+
+function say(line = '') {
+	process.stdout.write(`${line}\n`);
+}
+
+async function main() {
+	say('Preparing n8n 2.8.4 with n8n-nodes-evf (the first run installs n8n: about 5 minutes)...');
+	await runner.ensureN8n();
+	runner.buildPackage();
+
+	const { startSandbox } = require('@evf/sandbox');
+	const sandbox = await startSandbox({
+		port: await pickPort(Number(process.env.EVF_SANDBOX_PORT) || 8787),
+		timeScale: 1,
+		allowInsecureWebhooks: true,
+		accounts: [
+			{ id: 'acct_demo', name: 'Demo account', plan: 'pro', credits: 1_000_000, keys: [{ id: 'key_demo', key: DEMO_API_KEY }], webhookSecret: DEMO_WEBHOOK_SECRET },
+		],
+	});
+
+	const port = await pickPort(Number(process.env.N8N_DEV_PORT) || 5678);
+	const folder = process.env.EVF_N8N_DEV_FOLDER || path.join(os.homedir(), '.cache', 'evf-n8n', 'dev-instance');
+	fs.mkdirSync(folder, { recursive: true });
+	// One key per dev folder, so credentials saved in earlier runs can still be decrypted.
+	const keyFile = path.join(folder, 'evf-encryption-key');
+	if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, require('node:crypto').randomBytes(24).toString('hex'), { mode: 0o600 });
+	const instance = await runner.createInstance({ port, userFolder: folder, encryptionKey: fs.readFileSync(keyFile, 'utf8').trim() });
+
+	await runner.importCredentials(instance, [
+		{
+			id: CREDENTIAL_ID,
+			name: 'Email Verification (local sandbox)',
+			type: 'emailVerificationApi',
+			data: { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret },
+		},
+	]);
+	const examplesDir = path.join(runner.PACKAGE_DIR, 'examples');
+	const examples = fs
+		.readdirSync(examplesDir)
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => runner.forCustomExtensions(JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'))));
+	await runner.importWorkflows(instance, examples);
+
+	const server = await runner.startServer(instance);
+	say('');
+	say(`n8n editor        ${server.url}/  (first visit: create the local owner account)`);
+	say(`Sandbox API       ${sandbox.baseUrl}  (credential "Email Verification (local sandbox)" is set up)`);
+	say(`Example workflows ${examples.map((w) => `"${w.name}"`).join(', ')}`);
+	say('Start with "Sample rows -> one bulk job -> route by group": it runs on the sandbox as it is.');
+	say('Ctrl+C stops n8n and the sandbox.');
+
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping...');
+		await server.stop();
+		await sandbox.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+	process.stderr.write(`${error.stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,2 @@
+export function listDir(dir: string): string[];
+export function readText(file: string): string;
