@@ -16,7 +16,8 @@ export class EmailVerificationApi implements ICredentialType {
 		dark: 'file:../icons/emailVerification.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/evf-connectors/n8n-nodes-evf?tab=readme-ov-file#credentials';
+	documentationUrl =
+		'https://github.com/evf-connectors/n8n-nodes-evf?tab=readme-ov-file#credentials';
 
 	properties: INodeProperties[] = [
 		{

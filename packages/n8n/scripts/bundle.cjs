@@ -36,15 +36,21 @@ async function main() {
 	});
 	const inputs = Object.keys(result.metafile.inputs);
 	if (inputs.some((file) => /client[\\/]src[\\/]node(\.ts|[\\/])/.test(file))) {
-		throw new Error('The Node-only entry @evf/client/node was bundled; the n8n package must use @evf/client only.');
+		throw new Error(
+			'The Node-only entry @evf/client/node was bundled; the n8n package must use @evf/client only.',
+		);
 	}
 	// Codex files sit beside each node in dist.
 	for (const node of manifest.n8n.nodes) {
 		const codex = node.replace(/^dist\//, '').replace(/\.js$/, '.json');
 		fs.copyFileSync(path.join(root, codex), path.join(root, 'dist', codex));
 	}
-	const outputs = Object.entries(result.metafile.outputs).map(([file, info]) => `${file} (${Math.round(info.bytes / 1024)} KiB)`);
-	process.stdout.write(`bundled ${outputs.length} files with @evf/client inlined:\n  ${outputs.join('\n  ')}\n`);
+	const outputs = Object.entries(result.metafile.outputs).map(
+		([file, info]) => `${file} (${Math.round(info.bytes / 1024)} KiB)`,
+	);
+	process.stdout.write(
+		`bundled ${outputs.length} files with @evf/client inlined:\n  ${outputs.join('\n  ')}\n`,
+	);
 }
 
 main().catch((error) => {

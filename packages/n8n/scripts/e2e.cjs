@@ -9,9 +9,13 @@ const result = spawnSync(
 	process.execPath,
 	[
 		require.resolve('jest/bin/jest', { paths: [repoRoot] }),
-		'--rootDir', repoRoot,
-		'--testPathIgnorePatterns', '/node_modules/', '/dist/',
-		'--runTestsByPath', 'packages/n8n/test/real-n8n.e2e-n8n.test.ts',
+		'--rootDir',
+		repoRoot,
+		'--testPathIgnorePatterns',
+		'/node_modules/',
+		'/dist/',
+		'--runTestsByPath',
+		'packages/n8n/test/real-n8n.e2e-n8n.test.ts',
 	],
 	{ cwd: repoRoot, stdio: 'inherit' },
 );

@@ -24,7 +24,10 @@ function log(message) {
 
 /** `n8n-node build` (type check, icons) then the esbuild bundle, as `npm run build` does. */
 function buildPackage() {
-	const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: PACKAGE_DIR, encoding: 'utf8' });
+	const result = spawnSync('npm', ['run', 'build', '--silent'], {
+		cwd: PACKAGE_DIR,
+		encoding: 'utf8',
+	});
 	if (result.status !== 0) {
 		throw new Error(`building n8n-nodes-evf failed:\n${result.stdout}\n${result.stderr}`);
 	}
@@ -86,7 +89,9 @@ function runCli(instance, args, { timeoutMs = 180_000, wrap } = {}) {
 		child.stderr.on('data', (d) => (stderr += d));
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args[0]} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+			reject(
+				new Error(`n8n ${args[0]} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`),
+			);
 		}, timeoutMs);
 		child.on('error', reject);
 		child.on('close', (code) => {
@@ -98,7 +103,10 @@ function runCli(instance, args, { timeoutMs = 180_000, wrap } = {}) {
 
 async function runCliOk(instance, args, options) {
 	const result = await runCli(instance, args, options);
-	if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+	if (result.code !== 0)
+		throw new Error(
+			`n8n ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`,
+		);
 	return result;
 }
 
@@ -130,14 +138,20 @@ async function publishWorkflow(instance, id) {
 /** Runs a workflow headless and returns n8n's run data (`n8n execute --rawOutput`). */
 async function executeWorkflow(instance, id, options) {
 	// `n8n execute` prints the run data through its logger at level info.
-	const result = await runCli({ ...instance, env: { ...instance.env, N8N_LOG_LEVEL: 'info' } }, ['execute', `--id=${id}`, '--rawOutput'], options);
+	const result = await runCli(
+		{ ...instance, env: { ...instance.env, N8N_LOG_LEVEL: 'info' } },
+		['execute', `--id=${id}`, '--rawOutput'],
+		options,
+	);
 	const start = result.stdout.indexOf('\n{');
 	const text = result.stdout.startsWith('{') ? result.stdout : result.stdout.slice(start + 1);
 	let run;
 	try {
 		run = JSON.parse(text);
 	} catch {
-		throw new Error(`n8n execute --id=${id} printed no run data (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+		throw new Error(
+			`n8n execute --id=${id} printed no run data (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+		);
 	}
 	return { run, code: result.code, stderr: result.stderr };
 }
@@ -161,14 +175,19 @@ async function waitForHttp(url, { timeoutMs = 120_000, isAlive } = {}) {
 			// not listening yet
 		}
 		if (isAlive && !isAlive()) throw new Error(`n8n stopped while starting (${url})`);
-		if (Date.now() - started > timeoutMs) throw new Error(`n8n did not answer ${url} within ${timeoutMs} ms`);
+		if (Date.now() - started > timeoutMs)
+			throw new Error(`n8n did not answer ${url} within ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
 
 /** The libfaketime preload library, when Debian's faketime package is installed. */
 function findFaketimeLibrary() {
-	for (const dir of ['/usr/lib/x86_64-linux-gnu/faketime', '/usr/lib/aarch64-linux-gnu/faketime', '/usr/lib/faketime']) {
+	for (const dir of [
+		'/usr/lib/x86_64-linux-gnu/faketime',
+		'/usr/lib/aarch64-linux-gnu/faketime',
+		'/usr/lib/faketime',
+	]) {
 		const file = path.join(dir, 'libfaketime.so.1');
 		if (fs.existsSync(file)) return file;
 	}
@@ -179,8 +198,12 @@ function findFaketimeLibrary() {
 function ensureFaketime() {
 	let library = findFaketimeLibrary();
 	if (library) return library;
-	log('installing Debian package faketime (to run n8n at the webhook test vectors\' clock)');
-	const install = () => spawnSync('apt-get', ['install', '-y', '-q', 'faketime'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	log("installing Debian package faketime (to run n8n at the webhook test vectors' clock)");
+	const install = () =>
+		spawnSync('apt-get', ['install', '-y', '-q', 'faketime'], {
+			stdio: 'ignore',
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		});
 	if (install().status !== 0) {
 		spawnSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
 		install();
@@ -198,13 +221,22 @@ async function startServer(instance, { frozenTime, timeoutMs = 180_000 } = {}) {
 	const env = { ...instance.env };
 	if (frozenTime !== undefined) {
 		const library = ensureFaketime();
-		if (!library) throw new Error('faketime is not installed and could not be installed (apt-get install faketime)');
+		if (!library)
+			throw new Error(
+				'faketime is not installed and could not be installed (apt-get install faketime)',
+			);
 		env.LD_PRELOAD = library;
-		env.FAKETIME = new Date(frozenTime).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
+		env.FAKETIME = new Date(frozenTime)
+			.toISOString()
+			.replace('T', ' ')
+			.replace(/\.\d+Z$/, '');
 		env.TZ = 'UTC';
 		env.FAKETIME_DONT_FAKE_MONOTONIC = '1';
 	}
-	const child = spawn(process.execPath, [n8nBin(), 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(process.execPath, [n8nBin(), 'start'], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let logs = '';
 	child.stdout.on('data', (d) => (logs += d));
 	child.stderr.on('data', (d) => (logs += d));

@@ -46,39 +46,64 @@ async function main() {
 		timeScale: 1,
 		allowInsecureWebhooks: true,
 		accounts: [
-			{ id: 'acct_demo', name: 'Demo account', plan: 'pro', credits: 1_000_000, keys: [{ id: 'key_demo', key: DEMO_API_KEY }], webhookSecret: DEMO_WEBHOOK_SECRET },
+			{
+				id: 'acct_demo',
+				name: 'Demo account',
+				plan: 'pro',
+				credits: 1_000_000,
+				keys: [{ id: 'key_demo', key: DEMO_API_KEY }],
+				webhookSecret: DEMO_WEBHOOK_SECRET,
+			},
 		],
 	});
 
 	const port = await pickPort(Number(process.env.N8N_DEV_PORT) || 5678);
-	const folder = process.env.EVF_N8N_DEV_FOLDER || path.join(os.homedir(), '.cache', 'evf-n8n', 'dev-instance');
+	const folder =
+		process.env.EVF_N8N_DEV_FOLDER || path.join(os.homedir(), '.cache', 'evf-n8n', 'dev-instance');
 	fs.mkdirSync(folder, { recursive: true });
 	// One key per dev folder, so credentials saved in earlier runs can still be decrypted.
 	const keyFile = path.join(folder, 'evf-encryption-key');
-	if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, require('node:crypto').randomBytes(24).toString('hex'), { mode: 0o600 });
-	const instance = await runner.createInstance({ port, userFolder: folder, encryptionKey: fs.readFileSync(keyFile, 'utf8').trim() });
+	if (!fs.existsSync(keyFile))
+		fs.writeFileSync(keyFile, require('node:crypto').randomBytes(24).toString('hex'), {
+			mode: 0o600,
+		});
+	const instance = await runner.createInstance({
+		port,
+		userFolder: folder,
+		encryptionKey: fs.readFileSync(keyFile, 'utf8').trim(),
+	});
 
 	await runner.importCredentials(instance, [
 		{
 			id: CREDENTIAL_ID,
 			name: 'Email Verification (local sandbox)',
 			type: 'emailVerificationApi',
-			data: { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret },
+			data: {
+				apiKey: sandbox.apiKey,
+				baseUrl: sandbox.baseUrl,
+				webhookSecret: sandbox.webhookSecret,
+			},
 		},
 	]);
 	const examplesDir = path.join(runner.PACKAGE_DIR, 'examples');
 	const examples = fs
 		.readdirSync(examplesDir)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) => runner.forCustomExtensions(JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'))));
+		.map((file) =>
+			runner.forCustomExtensions(JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'))),
+		);
 	await runner.importWorkflows(instance, examples);
 
 	const server = await runner.startServer(instance);
 	say('');
 	say(`n8n editor        ${server.url}/  (first visit: create the local owner account)`);
-	say(`Sandbox API       ${sandbox.baseUrl}  (credential "Email Verification (local sandbox)" is set up)`);
+	say(
+		`Sandbox API       ${sandbox.baseUrl}  (credential "Email Verification (local sandbox)" is set up)`,
+	);
 	say(`Example workflows ${examples.map((w) => `"${w.name}"`).join(', ')}`);
-	say('Start with "Sample rows -> one bulk job -> route by group": it runs on the sandbox as it is.');
+	say(
+		'Start with "Sample rows -> one bulk job -> route by group": it runs on the sandbox as it is.',
+	);
 	say('Ctrl+C stops n8n and the sandbox.');
 
 	let stopping = false;

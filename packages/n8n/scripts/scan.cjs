@@ -22,7 +22,11 @@ async function lintCounts(dir, patterns) {
 		overrideConfigFile: true,
 		overrideConfig: await scanner.buildScanConfig(),
 	});
-	const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const files = glob.sync(patterns, {
+		cwd: dir,
+		absolute: true,
+		ignore: ['node_modules/**', '**/package-lock.json'],
+	});
 	const results = await eslint.lintFiles(files);
 	const errors = results.reduce((n, r) => n + r.errorCount, 0);
 	const warnings = results.reduce((n, r) => n + r.warningCount, 0);
@@ -59,7 +63,9 @@ async function main() {
 		const tarball = path.join(work, JSON.parse(packed)[0].filename);
 		const unpacked = path.join(work, 'package');
 		execFileSync('tar', ['-xzf', tarball, '-C', work]);
-		const shipped = fs.readdirSync(unpacked, { recursive: true }).filter((f) => String(f).endsWith('.js'));
+		const shipped = fs
+			.readdirSync(unpacked, { recursive: true })
+			.filter((f) => String(f).endsWith('.js'));
 		process.stdout.write(`tarball ${path.basename(tarball)}: ${shipped.length} JavaScript files\n`);
 		const tarballOk = await scan('the unpacked npm pack tarball', unpacked);
 		if (!sourceOk || !tarballOk) process.exitCode = 1;

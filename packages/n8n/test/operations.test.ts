@@ -15,7 +15,11 @@ const node = new EmailVerification();
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-	credentials = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret };
+	credentials = {
+		apiKey: sandbox.apiKey,
+		baseUrl: sandbox.baseUrl,
+		webhookSecret: sandbox.webhookSecret,
+	};
 });
 afterAll(async () => {
 	await sandbox.close();
@@ -42,7 +46,14 @@ function jsonOf(items: INodeExecutionData[]): IDataObject[] {
 }
 
 async function finishedJob(emails: string[]): Promise<string> {
-	const { output } = await run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: emails.join('\n'), waitForCompletion: false, options: {} });
+	const { output } = await run({
+		resource: 'bulkJob',
+		operation: 'submit',
+		emailSource: 'list',
+		emails: emails.join('\n'),
+		waitForCompletion: false,
+		options: {},
+	});
 	const jobId = String(output[0].json.job_id);
 	await waitFor(() => sandbox.job(jobId)?.terminal === true, { what: `job ${jobId} finished` });
 	return jobId;
@@ -50,13 +61,23 @@ async function finishedJob(emails: string[]): Promise<string> {
 
 describe('Email > Verify', () => {
 	it('outputs every field plus category, group and safe_to_send, linked to its item', async () => {
-		const items = [{ json: { email: 'valid.ann@example.com' } }, { json: { email: 'info@example.com' } }];
+		const items = [
+			{ json: { email: 'valid.ann@example.com' } },
+			{ json: { email: 'info@example.com' } },
+		];
 		const { output } = await run(
-			(name, i) => ({ resource: 'email', operation: 'verify', email: items[i].json.email, options: {} })[name],
+			(name, i) =>
+				({ resource: 'email', operation: 'verify', email: items[i].json.email, options: {} })[name],
 			items,
 		);
 		expect(output).toHaveLength(2);
-		expect(output[0].json).toMatchObject({ email: 'valid.ann@example.com', category: 'Valid', group: 'safe_to_send', safe_to_send: true, timed_out: false });
+		expect(output[0].json).toMatchObject({
+			email: 'valid.ann@example.com',
+			category: 'Valid',
+			group: 'safe_to_send',
+			safe_to_send: true,
+			timed_out: false,
+		});
 		expect(output[0].json.details).toBeDefined();
 		expect(output[0].json.credits_used).toBe(1);
 		expect(output[1].json).toMatchObject({ category: 'Role', group: 'risky', safe_to_send: false });
@@ -64,23 +85,43 @@ describe('Email > Verify', () => {
 	});
 
 	it('turns a 408 into an item with timed_out, or into an error, as chosen', async () => {
-		const { output } = await run({ resource: 'email', operation: 'verify', email: 'slow.bob@example.com', options: { onTimeout: 'output' } });
-		expect(output[0].json).toMatchObject({ email: 'slow.bob@example.com', timed_out: true, credits_refunded: true });
-		const failing = run({ resource: 'email', operation: 'verify', email: 'slow.bob@example.com', options: { onTimeout: 'fail' } });
+		const { output } = await run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'slow.bob@example.com',
+			options: { onTimeout: 'output' },
+		});
+		expect(output[0].json).toMatchObject({
+			email: 'slow.bob@example.com',
+			timed_out: true,
+			credits_refunded: true,
+		});
+		const failing = run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'slow.bob@example.com',
+			options: { onTimeout: 'fail' },
+		});
 		await expect(failing).rejects.toBeInstanceOf(NodeApiError);
 		await expect(failing).rejects.toMatchObject({ httpCode: '408' });
 	});
 
 	it('names a malformed address before sending anything, and continueOnFail keeps the other items', async () => {
 		const before = sandbox.requests.length;
-		const bad = run({ resource: 'email', operation: 'verify', email: 'not-an-address', options: {} });
+		const bad = run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'not-an-address',
+			options: {},
+		});
 		await expect(bad).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(bad).rejects.toThrow(/not-an-address/);
 		expect(sandbox.requests.length).toBe(before);
 
 		const items = [{ json: { email: 'nope' } }, { json: { email: 'valid.c@example.com' } }];
 		const { output } = await run(
-			(name, i) => ({ resource: 'email', operation: 'verify', email: items[i].json.email, options: {} })[name],
+			(name, i) =>
+				({ resource: 'email', operation: 'verify', email: items[i].json.email, options: {} })[name],
 			items,
 			{ continueOnFail: true },
 		);
@@ -90,46 +131,87 @@ describe('Email > Verify', () => {
 	});
 
 	it('gives a clear 401 error for a wrong key, and a key without evf_ is refused before any request', async () => {
-		const wrong = run({ resource: 'email', operation: 'verify', email: 'valid@example.com', options: {} }, undefined, {
-			credentials: { ...credentials, apiKey: `${sandbox.apiKey}x` },
-		});
+		const wrong = run(
+			{ resource: 'email', operation: 'verify', email: 'valid@example.com', options: {} },
+			undefined,
+			{
+				credentials: { ...credentials, apiKey: `${sandbox.apiKey}x` },
+			},
+		);
 		await expect(wrong).rejects.toMatchObject({ httpCode: '401' });
 		await expect(wrong).rejects.toThrow(/API key was refused/);
 		const before = sandbox.requests.length;
-		const unprefixed = run({ resource: 'email', operation: 'verify', email: 'valid@example.com', options: {} }, undefined, {
-			credentials: { ...credentials, apiKey: 'sk_live_123' },
-		});
+		const unprefixed = run(
+			{ resource: 'email', operation: 'verify', email: 'valid@example.com', options: {} },
+			undefined,
+			{
+				credentials: { ...credentials, apiKey: 'sk_live_123' },
+			},
+		);
 		await expect(unprefixed).rejects.toThrow(/keys start with "evf_"/);
 		expect(sandbox.requests.length).toBe(before);
 	});
 
 	it('waits out a short 429 by its reset header and answers; a short 503 on submit is waited out too', async () => {
 		sandbox.faults.failNext({ path: '/v1/verify/single', status: 429, retryAfterSeconds: 1 });
-		const { output } = await run({ resource: 'email', operation: 'verify', email: 'valid.rl@example.com', options: {} });
+		const { output } = await run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'valid.rl@example.com',
+			options: {},
+		});
 		expect(output[0].json.group).toBe('safe_to_send');
 		sandbox.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 1 });
-		const submitted = await run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.p@example.com', waitForCompletion: false, options: {} });
+		const submitted = await run({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid.p@example.com',
+			waitForCompletion: false,
+			options: {},
+		});
 		expect(submitted.output).toHaveLength(1);
 		expect(submitted.output[0].json.total_emails).toBe(1);
 	});
 
 	it('gives the 503 and 402 their own clear messages', async () => {
 		sandbox.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 7200 });
-		const paused = run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.q@example.com', waitForCompletion: false, options: {} });
+		const paused = run({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid.q@example.com',
+			waitForCompletion: false,
+			options: {},
+		});
 		await expect(paused).rejects.toMatchObject({ httpCode: '503' });
 		await expect(paused).rejects.toThrow(/paused new jobs/);
 		const poor = sandbox.addAccount({ id: 'acct_poor', plan: 'pro', credits: 0 });
-		const broke = run({ resource: 'email', operation: 'verify', email: 'valid.r@example.com', options: {} }, undefined, {
-			credentials: { ...credentials, apiKey: poor.apiKey },
-		});
+		const broke = run(
+			{ resource: 'email', operation: 'verify', email: 'valid.r@example.com', options: {} },
+			undefined,
+			{
+				credentials: { ...credentials, apiKey: poor.apiKey },
+			},
+		);
 		await expect(broke).rejects.toMatchObject({ httpCode: '402' });
 		await expect(broke).rejects.toThrow(/out of credits/);
 	});
 
 	it('fails clearly when the rate limit resets later than the client will wait', async () => {
 		// 2 hours of spec time is 72 s real at this time scale: beyond the client's 60 s bound.
-		sandbox.faults.failNext({ path: '/v1/verify/single', status: 429, retryAfterSeconds: 7200, count: 1 });
-		const failing = run({ resource: 'email', operation: 'verify', email: 'valid.rl2@example.com', options: {} });
+		sandbox.faults.failNext({
+			path: '/v1/verify/single',
+			status: 429,
+			retryAfterSeconds: 7200,
+			count: 1,
+		});
+		const failing = run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'valid.rl2@example.com',
+			options: {},
+		});
 		await expect(failing).rejects.toMatchObject({ httpCode: '429' });
 		await expect(failing).rejects.toThrow(/allowance/);
 	});
@@ -137,15 +219,41 @@ describe('Email > Verify', () => {
 
 describe('Bulk Job > Submit', () => {
 	it('turns all input items into one job with a pre-flight report; malformed and duplicates are not charged', async () => {
-		const emails = ['valid1@example.com', 'VALID1@example.com', 'broken@', 'info@example.com', 'valid2@example.com', '', 'invalid3@example.com'];
+		const emails = [
+			'valid1@example.com',
+			'VALID1@example.com',
+			'broken@',
+			'info@example.com',
+			'valid2@example.com',
+			'',
+			'invalid3@example.com',
+		];
 		const items = emails.map((email, i) => ({ json: { contact: { email }, row: i } }));
 		const ledgerBefore = sandbox.ledger(sandbox.apiKey);
-		const { output } = await run({ resource: 'bulkJob', operation: 'submit', emailSource: 'field', emailField: 'contact.email', waitForCompletion: false, options: { name: 'Sheet import', priority: 'high' } }, items);
+		const { output } = await run(
+			{
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'field',
+				emailField: 'contact.email',
+				waitForCompletion: false,
+				options: { name: 'Sheet import', priority: 'high' },
+			},
+			items,
+		);
 		expect(output).toHaveLength(1);
 		const job = output[0].json;
-		expect(job).toMatchObject({ status: 'queued', total_emails: 4, credits_used: 4, part: 1, parts: 1 });
+		expect(job).toMatchObject({
+			status: 'queued',
+			total_emails: 4,
+			credits_used: 4,
+			part: 1,
+			parts: 1,
+		});
 		expect(job.preflight).toMatchObject({ received: 6, unique: 4, duplicates: 1, malformed: 1 });
-		expect((job.preflight as IDataObject).malformed_addresses).toEqual([expect.objectContaining({ email: 'broken@', index: 2 })]);
+		expect((job.preflight as IDataObject).malformed_addresses).toEqual([
+			expect.objectContaining({ email: 'broken@', index: 2 }),
+		]);
 		expect(output[0].pairedItem).toEqual(items.map((_, item) => ({ item })));
 		expect(sandbox.ledger(sandbox.apiKey).charged - ledgerBefore.charged).toBe(4);
 		expect(sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length).toBeGreaterThan(0);
@@ -153,7 +261,14 @@ describe('Bulk Job > Submit', () => {
 
 	it('splits a list over 50,000 into several jobs', async () => {
 		const emails = Array.from({ length: 50_003 }, (_, i) => `valid.user${i}@example.com`);
-		const { output } = await run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails, waitForCompletion: false, options: { name: 'Big list' } });
+		const { output } = await run({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails,
+			waitForCompletion: false,
+			options: { name: 'Big list' },
+		});
 		expect(output.map((o) => [o.json.total_emails, o.json.part, o.json.parts])).toEqual([
 			[50_000, 1, 2],
 			[3, 2, 2],
@@ -163,7 +278,14 @@ describe('Bulk Job > Submit', () => {
 	it('refuses a bad webhook URL before anything is sent or charged', async () => {
 		const before = sandbox.requests.length;
 		const charged = sandbox.ledger(sandbox.apiKey).charged;
-		const bad = run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid@example.com', waitForCompletion: false, options: { webhookUrl: 'http://10.0.0.5/hook' } });
+		const bad = run({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid@example.com',
+			waitForCompletion: false,
+			options: { webhookUrl: 'http://10.0.0.5/hook' },
+		});
 		await expect(bad).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(bad).rejects.toThrow(/https/);
 		expect(sandbox.requests.length).toBe(before);
@@ -173,9 +295,17 @@ describe('Bulk Job > Submit', () => {
 	it('waits by polling and outputs the result rows with their groups', async () => {
 		const emails = ['valid.a@example.com', 'invalid.b@example.com', 'catchall.c@example.com'];
 		const { output } = await run({
-			resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: emails.join(', '),
-			waitForCompletion: true, waitMethod: 'polling', timeoutMinutes: 5, pollIntervalSeconds: 10, waitOutput: 'results',
-			resultOptions: {}, options: {},
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: emails.join(', '),
+			waitForCompletion: true,
+			waitMethod: 'polling',
+			timeoutMinutes: 5,
+			pollIntervalSeconds: 10,
+			waitOutput: 'results',
+			resultOptions: {},
+			options: {},
 		});
 		expect(output.map((o) => [o.json.email, o.json.group])).toEqual([
 			['valid.a@example.com', 'safe_to_send'],
@@ -188,7 +318,18 @@ describe('Bulk Job > Submit', () => {
 	it('with a reachable resume URL, submits with it and pauses the execution until the timeout', async () => {
 		const resumeUrl = `${sandbox.origin.replace('127.0.0.1', 'localhost')}/unused-resume/123`;
 		const { output, harness } = await run(
-			{ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.z@example.com', waitForCompletion: true, waitMethod: 'auto', timeoutMinutes: 30, pollIntervalSeconds: 10, waitOutput: 'job', options: {} },
+			{
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'list',
+				emails: 'valid.z@example.com',
+				waitForCompletion: true,
+				waitMethod: 'auto',
+				timeoutMinutes: 30,
+				pollIntervalSeconds: 10,
+				waitOutput: 'job',
+				options: {},
+			},
 			undefined,
 			{ resumeUrl },
 		);
@@ -201,7 +342,18 @@ describe('Bulk Job > Submit', () => {
 
 	it('in automatic mode falls back to polling when the resume URL is not public', async () => {
 		const { output, harness } = await run(
-			{ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.y@example.com', waitForCompletion: true, waitMethod: 'auto', timeoutMinutes: 5, pollIntervalSeconds: 10, waitOutput: 'job', options: {} },
+			{
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'list',
+				emails: 'valid.y@example.com',
+				waitForCompletion: true,
+				waitMethod: 'auto',
+				timeoutMinutes: 5,
+				pollIntervalSeconds: 10,
+				waitOutput: 'job',
+				options: {},
+			},
 			undefined,
 			{ resumeUrl: 'http://10.1.2.3:5678/webhook-waiting/77', credentials: { ...credentials } },
 		);
@@ -210,8 +362,24 @@ describe('Bulk Job > Submit', () => {
 	}, 60_000);
 
 	it('in a command-line run (n8n execute) automatic waiting polls, and webhook waiting is refused before submitting', async () => {
-		const params = { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.cli@example.com', waitForCompletion: true, waitMethod: 'webhook', timeoutMinutes: 5, pollIntervalSeconds: 10, waitOutput: 'job', options: {} };
-		const harness = executeContext({ params, credentials, resumeUrl: 'https://n8n.example.com/webhook-waiting/1', mode: 'cli' });
+		const params = {
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid.cli@example.com',
+			waitForCompletion: true,
+			waitMethod: 'webhook',
+			timeoutMinutes: 5,
+			pollIntervalSeconds: 10,
+			waitOutput: 'job',
+			options: {},
+		};
+		const harness = executeContext({
+			params,
+			credentials,
+			resumeUrl: 'https://n8n.example.com/webhook-waiting/1',
+			mode: 'cli',
+		});
 		const bulkBefore = sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length;
 		await expect(node.execute.call(harness.context)).rejects.toThrow(/command-line/);
 		expect(sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length).toBe(bulkBefore);
@@ -220,9 +388,23 @@ describe('Bulk Job > Submit', () => {
 	it('refuses to wait by webhook without a signing secret, before submitting', async () => {
 		const before = sandbox.requests.length;
 		const failing = run(
-			{ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.w@example.com', waitForCompletion: true, waitMethod: 'webhook', timeoutMinutes: 5, pollIntervalSeconds: 10, waitOutput: 'job', options: {} },
+			{
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'list',
+				emails: 'valid.w@example.com',
+				waitForCompletion: true,
+				waitMethod: 'webhook',
+				timeoutMinutes: 5,
+				pollIntervalSeconds: 10,
+				waitOutput: 'job',
+				options: {},
+			},
 			undefined,
-			{ resumeUrl: 'https://n8n.example.com/webhook-waiting/5', credentials: { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl } },
+			{
+				resumeUrl: 'https://n8n.example.com/webhook-waiting/5',
+				credentials: { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl },
+			},
 		);
 		await expect(failing).rejects.toThrow(/Signing Secret/);
 		expect(sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length).toBe(
@@ -234,63 +416,167 @@ describe('Bulk Job > Submit', () => {
 describe('Bulk Job > Get, Get Many, Get Results, Wait for Completion', () => {
 	let jobId: string;
 	beforeAll(async () => {
-		jobId = await finishedJob(['valid.1@example.com', 'invalid.2@example.com', 'temp.3@example.com', 'catchall.4@example.com', 'valid.5@example.com']);
+		jobId = await finishedJob([
+			'valid.1@example.com',
+			'invalid.2@example.com',
+			'temp.3@example.com',
+			'catchall.4@example.com',
+			'valid.5@example.com',
+		]);
 	});
 
 	it('Get returns the job by ID from the resource locator', async () => {
-		const { output } = await run({ resource: 'bulkJob', operation: 'get', jobId: { __rl: true, mode: 'id', value: jobId } });
-		expect(output[0].json).toMatchObject({ job_id: jobId, status: 'completed', terminal: true, total_emails: 5 });
+		const { output } = await run({
+			resource: 'bulkJob',
+			operation: 'get',
+			jobId: { __rl: true, mode: 'id', value: jobId },
+		});
+		expect(output[0].json).toMatchObject({
+			job_id: jobId,
+			status: 'completed',
+			terminal: true,
+			total_emails: 5,
+		});
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('Get of an unknown job is a 404 with a clear message', async () => {
-		const failing = run({ resource: 'bulkJob', operation: 'get', jobId: { __rl: true, mode: 'id', value: 'job_does_not_exist' } });
+		const failing = run({
+			resource: 'bulkJob',
+			operation: 'get',
+			jobId: { __rl: true, mode: 'id', value: 'job_does_not_exist' },
+		});
 		await expect(failing).rejects.toMatchObject({ httpCode: '404' });
 	});
 
 	it('Get Many honours the limit, Return All and the status filter', async () => {
-		const limited = await run({ resource: 'bulkJob', operation: 'getMany', returnAll: false, limit: 2, filters: {} });
+		const limited = await run({
+			resource: 'bulkJob',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 2,
+			filters: {},
+		});
 		expect(limited.output).toHaveLength(2);
-		const all = await run({ resource: 'bulkJob', operation: 'getMany', returnAll: true, filters: { status: 'completed' } });
+		const all = await run({
+			resource: 'bulkJob',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { status: 'completed' },
+		});
 		expect(all.output.length).toBeGreaterThanOrEqual(1);
 		expect(all.output.every((o) => o.json.status === 'completed')).toBe(true);
 		expect(jsonOf(all.output).map((j) => j.job_id)).toContain(jobId);
 	});
 
 	it('Get Results returns all rows, a limit, a group filter, and a simplified shape', async () => {
-		const all = await run({ resource: 'bulkJob', operation: 'getResults', jobId: { mode: 'id', value: jobId }, returnAll: true, groups: [], simplify: false });
+		const all = await run({
+			resource: 'bulkJob',
+			operation: 'getResults',
+			jobId: { mode: 'id', value: jobId },
+			returnAll: true,
+			groups: [],
+			simplify: false,
+		});
 		expect(all.output).toHaveLength(5);
-		expect(all.output[0].json).toMatchObject({ job_id: jobId, email: 'valid.1@example.com', group: 'safe_to_send', category: 'Valid' });
-		expect(all.output[2].json).toMatchObject({ email: 'temp.3@example.com', category: 'Disposable', group: 'invalid' });
+		expect(all.output[0].json).toMatchObject({
+			job_id: jobId,
+			email: 'valid.1@example.com',
+			group: 'safe_to_send',
+			category: 'Valid',
+		});
+		expect(all.output[2].json).toMatchObject({
+			email: 'temp.3@example.com',
+			category: 'Disposable',
+			group: 'invalid',
+		});
 
-		const limited = await run({ resource: 'bulkJob', operation: 'getResults', jobId: { mode: 'id', value: jobId }, returnAll: false, limit: 2, groups: [], simplify: false });
+		const limited = await run({
+			resource: 'bulkJob',
+			operation: 'getResults',
+			jobId: { mode: 'id', value: jobId },
+			returnAll: false,
+			limit: 2,
+			groups: [],
+			simplify: false,
+		});
 		expect(limited.output).toHaveLength(2);
 
-		const safe = await run({ resource: 'bulkJob', operation: 'getResults', jobId: { mode: 'id', value: jobId }, returnAll: true, groups: ['safe_to_send'], simplify: true });
+		const safe = await run({
+			resource: 'bulkJob',
+			operation: 'getResults',
+			jobId: { mode: 'id', value: jobId },
+			returnAll: true,
+			groups: ['safe_to_send'],
+			simplify: true,
+		});
 		expect(jsonOf(safe.output)).toEqual([
 			expect.objectContaining({ email: 'valid.1@example.com', group: 'safe_to_send' }),
 			expect.objectContaining({ email: 'valid.5@example.com', group: 'safe_to_send' }),
 		]);
-		expect(Object.keys(safe.output[0].json).sort()).toEqual(['category', 'email', 'group', 'reason', 'safe_to_send', 'score', 'status']);
+		expect(Object.keys(safe.output[0].json).sort()).toEqual([
+			'category',
+			'email',
+			'group',
+			'reason',
+			'safe_to_send',
+			'score',
+			'status',
+		]);
 	});
 
 	it('Wait for Completion answers at once for a finished job, by polling and by webhook', async () => {
-		const polled = await run({ resource: 'bulkJob', operation: 'waitForCompletion', jobId: { mode: 'id', value: jobId }, waitMethod: 'polling', timeoutMinutes: 1, pollIntervalSeconds: 10, waitOutput: 'job' });
+		const polled = await run({
+			resource: 'bulkJob',
+			operation: 'waitForCompletion',
+			jobId: { mode: 'id', value: jobId },
+			waitMethod: 'polling',
+			timeoutMinutes: 1,
+			pollIntervalSeconds: 10,
+			waitOutput: 'job',
+		});
 		expect(polled.output[0].json).toMatchObject({ job_id: jobId, status: 'completed' });
 		const hooked = await run(
-			{ resource: 'bulkJob', operation: 'waitForCompletion', jobId: { mode: 'id', value: jobId }, waitMethod: 'webhook', timeoutMinutes: 1, pollIntervalSeconds: 10, waitOutput: 'results', resultOptions: { groups: ['invalid'] } },
+			{
+				resource: 'bulkJob',
+				operation: 'waitForCompletion',
+				jobId: { mode: 'id', value: jobId },
+				waitMethod: 'webhook',
+				timeoutMinutes: 1,
+				pollIntervalSeconds: 10,
+				waitOutput: 'results',
+				resultOptions: { groups: ['invalid'] },
+			},
 			undefined,
 			{ resumeUrl: 'https://n8n.example.com/webhook-waiting/9' },
 		);
 		expect(hooked.harness.waits).toHaveLength(0);
-		expect(jsonOf(hooked.output).map((j) => j.email)).toEqual(['invalid.2@example.com', 'temp.3@example.com']);
+		expect(jsonOf(hooked.output).map((j) => j.email)).toEqual([
+			'invalid.2@example.com',
+			'temp.3@example.com',
+		]);
 	});
 
 	it('Wait for Completion fails clearly at the timeout when polling', async () => {
-		const { output } = await run({ resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: Array.from({ length: 5000 }, (_, i) => `valid.slow${i}@example.com`), waitForCompletion: false, options: {} });
+		const { output } = await run({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: Array.from({ length: 5000 }, (_, i) => `valid.slow${i}@example.com`),
+			waitForCompletion: false,
+			options: {},
+		});
 		const pending = String(output[0].json.job_id);
 		const failing = run(
-			{ resource: 'bulkJob', operation: 'waitForCompletion', jobId: { mode: 'id', value: pending }, waitMethod: 'polling', timeoutMinutes: 0.0001, pollIntervalSeconds: 10, waitOutput: 'job' },
+			{
+				resource: 'bulkJob',
+				operation: 'waitForCompletion',
+				jobId: { mode: 'id', value: pending },
+				waitMethod: 'polling',
+				timeoutMinutes: 0.0001,
+				pollIntervalSeconds: 10,
+				waitOutput: 'job',
+			},
 			undefined,
 			{ continueOnFail: true },
 		);
@@ -321,11 +607,21 @@ describe('Account and API Key', () => {
 	it('Revoke returns { deleted: true }, the revoked key stops working, an unknown key ID is a 404, and an API key pasted as ID is refused', async () => {
 		const extra = sandbox.addAccount({ id: 'acct_revoke', plan: 'pro', credits: 10 });
 		const creds = { ...credentials, apiKey: extra.apiKey };
-		const { output } = await run({ resource: 'apiKey', operation: 'revoke', keyId: extra.keyId }, undefined, { credentials: creds });
+		const { output } = await run(
+			{ resource: 'apiKey', operation: 'revoke', keyId: extra.keyId },
+			undefined,
+			{ credentials: creds },
+		);
 		expect(output).toEqual([{ json: { deleted: true }, pairedItem: { item: 0 } }]);
-		const again = run({ resource: 'apiKey', operation: 'revoke', keyId: extra.keyId }, undefined, { credentials: creds });
+		const again = run({ resource: 'apiKey', operation: 'revoke', keyId: extra.keyId }, undefined, {
+			credentials: creds,
+		});
 		await expect(again).rejects.toMatchObject({ httpCode: '401' });
-		const unknown = run({ resource: 'apiKey', operation: 'revoke', keyId: `${sandbox.keyId}_unknown` });
+		const unknown = run({
+			resource: 'apiKey',
+			operation: 'revoke',
+			keyId: `${sandbox.keyId}_unknown`,
+		});
 		await expect(unknown).rejects.toMatchObject({ httpCode: '404' });
 		const pasted = run({ resource: 'apiKey', operation: 'revoke', keyId: sandbox.apiKey });
 		await expect(pasted).rejects.toThrow(/not a key ID|key ID/);

@@ -9,7 +9,12 @@ import vectors from '../../../shared/test-vectors/webhook-vectors.json';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { EmailVerificationTrigger } from '../nodes/EmailVerificationTrigger/EmailVerificationTrigger.node';
 import { EmailVerificationPollTrigger } from '../nodes/EmailVerificationPollTrigger/EmailVerificationPollTrigger.node';
-import { executeContext, pollContext, webhookContext, type TestCredentials } from './support/context';
+import {
+	executeContext,
+	pollContext,
+	webhookContext,
+	type TestCredentials,
+} from './support/context';
 import { startReceiver } from './support/receiver.cjs';
 import { waitFor } from './support/timing.cjs';
 
@@ -23,7 +28,10 @@ interface Vector {
 }
 
 const trigger = new EmailVerificationTrigger();
-const baseCredentials = { apiKey: 'evf_unused_for_signature_checks', baseUrl: 'http://127.0.0.1:9/api' };
+const baseCredentials = {
+	apiKey: 'evf_unused_for_signature_checks',
+	baseUrl: 'http://127.0.0.1:9/api',
+};
 
 describe('On Bulk Job Finished (webhook trigger) with the shared signature vectors', () => {
 	afterEach(() => jest.restoreAllMocks());
@@ -33,7 +41,11 @@ describe('On Bulk Job Finished (webhook trigger) with the shared signature vecto
 		// The credential holds the current secret and, during a rotation, the previous one.
 		const harness = webhookContext({
 			params: { output: 'job' },
-			credentials: { ...baseCredentials, webhookSecret: vector.secrets[0], previousWebhookSecret: vector.secrets[1] },
+			credentials: {
+				...baseCredentials,
+				webhookSecret: vector.secrets[0],
+				previousWebhookSecret: vector.secrets[1],
+			},
 			delivery: { rawBody: vector.rawBody, headers: vector.headers },
 		});
 		const result = await trigger.webhook.call(harness.context);
@@ -67,7 +79,10 @@ describe('On Bulk Job Finished (webhook trigger) with the shared signature vecto
 		expect(first.result.workflowData?.[0]).toHaveLength(1);
 		const second = await deliver();
 		expect(second.result).toEqual({ noWebhookResponse: true });
-		expect(second.harness.answered).toEqual({ status: 200, body: { received: true, duplicate: true } });
+		expect(second.harness.answered).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+		});
 		expect(staticData.seenJobIds).toEqual([JSON.parse(vector.rawBody).job_id]);
 	});
 });
@@ -79,7 +94,11 @@ describe('with the sandbox', () => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-		credentials = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret };
+		credentials = {
+			apiKey: sandbox.apiKey,
+			baseUrl: sandbox.baseUrl,
+			webhookSecret: sandbox.webhookSecret,
+		};
 		receiver = await startReceiver();
 	});
 	afterAll(async () => {
@@ -90,7 +109,14 @@ describe('with the sandbox', () => {
 	it('the trigger emits one item per result row, filtered by group, from a real delivery', async () => {
 		const action = new EmailVerification();
 		const submit = executeContext({
-			params: { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.t1@example.com\ninvalid.t2@example.com\nvalid.t3@example.com', waitForCompletion: false, options: { webhookUrl: `${receiver.url}/hook` } },
+			params: {
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'list',
+				emails: 'valid.t1@example.com\ninvalid.t2@example.com\nvalid.t3@example.com',
+				waitForCompletion: false,
+				options: { webhookUrl: `${receiver.url}/hook` },
+			},
 			credentials,
 		});
 		const [[job]] = await action.execute.call(submit.context);
@@ -102,7 +128,10 @@ describe('with the sandbox', () => {
 			delivery,
 		});
 		const result = await trigger.webhook.call(harness.context);
-		expect(result.workflowData?.[0].map((i) => i.json.email)).toEqual(['valid.t1@example.com', 'valid.t3@example.com']);
+		expect(result.workflowData?.[0].map((i) => i.json.email)).toEqual([
+			'valid.t1@example.com',
+			'valid.t3@example.com',
+		]);
 		const tampered = webhookContext({
 			params: { output: 'job' },
 			credentials,
@@ -114,20 +143,45 @@ describe('with the sandbox', () => {
 
 	it('Submit waiting by webhook resumes from the service call with the result rows', async () => {
 		const action = new EmailVerification();
-		const params = { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.r1@example.com, full.r2@example.com', waitForCompletion: true, waitMethod: 'webhook', timeoutMinutes: 10, pollIntervalSeconds: 10, waitOutput: 'results', resultOptions: {}, options: {} };
-		const submit = executeContext({ params, credentials, resumeUrl: `${receiver.url}/webhook-waiting/42` });
+		const params = {
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid.r1@example.com, full.r2@example.com',
+			waitForCompletion: true,
+			waitMethod: 'webhook',
+			timeoutMinutes: 10,
+			pollIntervalSeconds: 10,
+			waitOutput: 'results',
+			resultOptions: {},
+			options: {},
+		};
+		const submit = executeContext({
+			params,
+			credentials,
+			resumeUrl: `${receiver.url}/webhook-waiting/42`,
+		});
 		const [[waiting]] = await action.execute.call(submit.context);
 		expect(waiting.json).toMatchObject({ waiting_by: 'webhook' });
 		expect(submit.waits).toHaveLength(1);
 		const delivery = await receiver.next();
 		expect(delivery.url).toBe('/webhook-waiting/42');
-		const resume = webhookContext({ params, credentials, delivery, nodeType: 'n8n-nodes-evf.emailVerification' });
+		const resume = webhookContext({
+			params,
+			credentials,
+			delivery,
+			nodeType: 'n8n-nodes-evf.emailVerification',
+		});
 		const resumed = await action.webhook.call(resume.context);
 		expect(resumed.workflowData?.[0].map((i) => [i.json.email, i.json.category])).toEqual([
 			['valid.r1@example.com', 'Valid'],
 			['full.r2@example.com', 'Inbox Full'],
 		]);
-		const forged = webhookContext({ params, credentials: { ...credentials, webhookSecret: 'whsec_someone_else' }, delivery });
+		const forged = webhookContext({
+			params,
+			credentials: { ...credentials, webhookSecret: 'whsec_someone_else' },
+			delivery,
+		});
 		expect(await action.webhook.call(forged.context)).toEqual({ noWebhookResponse: true });
 		expect(forged.answered.status).toBe(401);
 	});
@@ -138,15 +192,31 @@ describe('with the sandbox', () => {
 		const first = pollContext({ params: {}, credentials, staticData });
 		expect(await poller.poll.call(first.context)).toBeNull();
 		const action = new EmailVerification();
-		const submit = executeContext({ params: { resource: 'bulkJob', operation: 'submit', emailSource: 'list', emails: 'valid.p1@example.com', waitForCompletion: false, options: {} }, credentials });
+		const submit = executeContext({
+			params: {
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'list',
+				emails: 'valid.p1@example.com',
+				waitForCompletion: false,
+				options: {},
+			},
+			credentials,
+		});
 		const [[job]] = await action.execute.call(submit.context);
 		const jobId = String(job.json.job_id);
 		await waitFor(() => sandbox.job(jobId)?.terminal === true, { what: `job ${jobId} finished` });
-		const second = await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context);
+		const second = await poller.poll.call(
+			pollContext({ params: {}, credentials, staticData }).context,
+		);
 		expect(second?.[0].map((i) => i.json.job_id)).toEqual([jobId]);
 		expect(second?.[0][0].json).toMatchObject({ status: 'completed', terminal: true });
-		expect(await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context)).toBeNull();
-		const manual = await poller.poll.call(pollContext({ params: {}, credentials, mode: 'manual', staticData: {} }).context);
+		expect(
+			await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context),
+		).toBeNull();
+		const manual = await poller.poll.call(
+			pollContext({ params: {}, credentials, mode: 'manual', staticData: {} }).context,
+		);
 		expect(manual?.[0][0].json.job_id).toBe(jobId);
 	});
 });

@@ -59,7 +59,9 @@ export class EmailVerificationPollTrigger implements INodeType {
 				// A test run shows the newest finished job without marking anything as seen.
 				const newest = finished[0];
 				if (!newest) return null;
-				return [[itemFor((await client.getJob(String(newest.job_id))) as unknown as IDataObject, 0)]];
+				return [
+					[itemFor((await client.getJob(String(newest.job_id))) as unknown as IDataObject, 0)],
+				];
 			}
 			const fresh = finished.filter((job) => rememberJob(staticData, String(job.job_id)));
 			// The first run only learns which jobs had finished before the workflow was activated.

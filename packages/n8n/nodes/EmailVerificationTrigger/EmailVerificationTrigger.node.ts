@@ -109,7 +109,8 @@ export class EmailVerificationTrigger implements INodeType {
 			readRawBody?: () => Promise<void>;
 		};
 		const response = this.getResponseObject();
-		if (request.rawBody === undefined && typeof request.readRawBody === 'function') await request.readRawBody();
+		if (request.rawBody === undefined && typeof request.readRawBody === 'function')
+			await request.readRawBody();
 		const credentials = await getCredentialsOf(this);
 		let verified: ReturnType<typeof verifyWebhook>;
 		try {
@@ -147,7 +148,11 @@ export class EmailVerificationTrigger implements INodeType {
 		} else {
 			items.push(
 				itemFor(
-					{ ...(verified.body as unknown as IDataObject), event: verified.event, timestamp: verified.timestamp },
+					{
+						...(verified.body as unknown as IDataObject),
+						event: verified.event,
+						timestamp: verified.timestamp,
+					},
 					0,
 				),
 			);

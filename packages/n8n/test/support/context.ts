@@ -69,7 +69,8 @@ function makeHttp(node: INode, credentials: TestCredentials, sent: Harness<unkno
 		credentialsType: string,
 		options: IHttpRequestOptions,
 	): Promise<unknown> {
-		if (credentialsType !== 'emailVerificationApi') throw new Error(`unexpected credential ${credentialsType}`);
+		if (credentialsType !== 'emailVerificationApi')
+			throw new Error(`unexpected credential ${credentialsType}`);
 		const headers: Record<string, string> = {
 			...((options.headers ?? {}) as Record<string, string>),
 			'X-API-Key': credentials.apiKey,
@@ -88,7 +89,9 @@ function makeHttp(node: INode, credentials: TestCredentials, sent: Harness<unkno
 				signal: signals.length ? AbortSignal.any(signals) : undefined,
 			});
 		} catch (error) {
-			const wrapped = Object.assign(new Error((error as Error).message), { code: errorCode(error) });
+			const wrapped = Object.assign(new Error((error as Error).message), {
+				code: errorCode(error),
+			});
 			throw new NodeApiError(node, wrapped as unknown as JsonObject);
 		}
 		const text = await response.text();
@@ -98,17 +101,32 @@ function makeHttp(node: INode, credentials: TestCredentials, sent: Harness<unkno
 		const responseHeaders: Record<string, string> = {};
 		response.headers.forEach((value, key) => (responseHeaders[key] = value));
 		if (!options.returnFullResponse) return options.encoding === 'text' ? text : JSON.parse(text);
-		return { body: text, headers: responseHeaders, statusCode: response.status, statusMessage: response.statusText };
+		return {
+			body: text,
+			headers: responseHeaders,
+			statusCode: response.status,
+			statusMessage: response.statusText,
+		};
 	};
 }
 
 function paramReader(options: HarnessOptions) {
-	return (name: string, itemIndex: number, fallback?: unknown, extra?: { extractValue?: boolean }) => {
+	return (
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		extra?: { extractValue?: boolean },
+	) => {
 		const raw =
 			typeof options.params === 'function' ? options.params(name, itemIndex) : options.params[name];
 		const value = raw === undefined ? fallback : raw;
 		if (value === undefined) throw new Error(`The test gave no value for parameter "${name}"`);
-		if (extra?.extractValue && value && typeof value === 'object' && 'value' in (value as IDataObject)) {
+		if (
+			extra?.extractValue &&
+			value &&
+			typeof value === 'object' &&
+			'value' in (value as IDataObject)
+		) {
 			return (value as IDataObject).value;
 		}
 		return value;

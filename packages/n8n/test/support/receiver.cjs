@@ -14,8 +14,14 @@ async function startReceiver({ status = 200 } = {}) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const headers = {};
-			for (const [key, value] of Object.entries(req.headers)) headers[key] = Array.isArray(value) ? value.join(',') : value;
-			deliveries.push({ method: req.method, url: req.url, headers, rawBody: Buffer.concat(chunks).toString('utf8') });
+			for (const [key, value] of Object.entries(req.headers))
+				headers[key] = Array.isArray(value) ? value.join(',') : value;
+			deliveries.push({
+				method: req.method,
+				url: req.url,
+				headers,
+				rawBody: Buffer.concat(chunks).toString('utf8'),
+			});
 			res.writeHead(status, { 'content-type': 'application/json' });
 			res.end('{"ok":true}');
 			for (const waiter of waiters.splice(0)) waiter();

@@ -1,1 +1,4 @@
-export function waitFor(check: () => boolean | Promise<boolean>, options?: { timeoutMs?: number; what?: string }): Promise<void>;
+export function waitFor(
+	check: () => boolean | Promise<boolean>,
+	options?: { timeoutMs?: number; what?: string },
+): Promise<void>;

@@ -84,7 +84,7 @@ export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INod
 			typeOptions: { minValue: 1 },
 			displayOptions: { show },
 			description:
-				'How long to wait for the job. Polling fails with a clear error after it; a webhook wait continues with this node\'s input items.',
+				"How long to wait for the job. Polling fails with a clear error after it; a webhook wait continues with this node's input items.",
 		},
 		{
 			displayName: 'Poll Interval (Seconds)',

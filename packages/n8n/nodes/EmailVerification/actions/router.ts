@@ -58,13 +58,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const whole = wholeInput[key];
 	if (!whole) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	try {
 		return [await whole.call(this, client, items)];
 	} catch (error) {
 		const nodeError = toNodeError(this.getNode(), error);
 		if (!this.continueOnFail()) throw nodeError;
-		return [[itemFor(errorJson(nodeError), items.map((_, i) => i))]];
+		return [
+			[
+				itemFor(
+					errorJson(nodeError),
+					items.map((_, i) => i),
+				),
+			],
+		];
 	}
 }

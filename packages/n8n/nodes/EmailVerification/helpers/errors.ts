@@ -38,9 +38,11 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): Er
 			message: error.message,
 			...(error.requestId ? { requestId: error.requestId } : {}),
 		};
-		let hint = HINTS[error.status] ?? (error.status >= 500 ? 'Try again in a few minutes.' : undefined);
+		let hint =
+			HINTS[error.status] ?? (error.status >= 500 ? 'Try again in a few minutes.' : undefined);
 		if (error instanceof RateLimitError && error.retryAt !== undefined) {
-			hint = `${hint ?? ''} The allowance resets at ${new Date(error.retryAt).toISOString()}.`.trim();
+			hint =
+				`${hint ?? ''} The allowance resets at ${new Date(error.retryAt).toISOString()}.`.trim();
 		}
 		return new NodeApiError(node, response, {
 			message: error.message,
@@ -52,13 +54,16 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): Er
 	if (error instanceof SubmissionUncertainError || error instanceof PartialSubmissionError) {
 		return new NodeOperationError(node, error.message, {
 			itemIndex,
-			description: 'Do not resubmit blindly: look at Bulk Job > Get Many first, so no list is charged twice.',
+			description:
+				'Do not resubmit blindly: look at Bulk Job > Get Many first, so no list is charged twice.',
 		});
 	}
 	if (error instanceof WebhookVerificationError || error instanceof EvfError) {
 		return new NodeOperationError(node, error.message, { itemIndex });
 	}
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }
 
 /** The JSON of an error item when "Continue On Fail" is on: message and code, never a secret. */

@@ -7,10 +7,7 @@ import type {
 import { errorJson, toNodeError } from './errors';
 
 /** One output item linked to the input item(s) it came from. */
-export function itemFor(
-	json: IDataObject,
-	from: number | readonly number[],
-): INodeExecutionData {
+export function itemFor(json: IDataObject, from: number | readonly number[]): INodeExecutionData {
 	const pairedItem: IPairedItemData | IPairedItemData[] =
 		typeof from === 'number' ? { item: from } : from.map((item) => ({ item }));
 	return { json, pairedItem };

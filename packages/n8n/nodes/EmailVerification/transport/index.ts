@@ -108,7 +108,12 @@ export function n8nTransport(context: RequestContext): Transport {
 		return {
 			status: response.statusCode,
 			headers: lowerCaseHeaders(response.headers),
-			body: typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body),
+			body:
+				typeof body === 'string'
+					? body
+					: body === undefined || body === null
+						? ''
+						: JSON.stringify(body),
 		};
 	};
 }

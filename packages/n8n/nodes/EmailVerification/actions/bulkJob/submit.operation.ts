@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	preflightEmails,
@@ -30,12 +35,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'A Field of Every Input Item',
 				value: 'field',
-				description: 'All input items become one job (a sheet of 10,000 rows is one job, not 10,000 calls)',
+				description:
+					'All input items become one job (a sheet of 10,000 rows is one job, not 10,000 calls)',
 			},
 			{
 				name: 'A List or Text',
 				value: 'list',
-				description: 'Each input item gives a list: text with one address per line, or a list field',
+				description:
+					'Each input item gives a list: text with one address per line, or a list field',
 			},
 		],
 	},
@@ -173,7 +180,8 @@ async function submitOne(
 	pairing: number | readonly number[],
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+	const read = (name: string, fallback: unknown) =>
+		context.getNodeParameter(name, itemIndex, fallback);
 	const wait = read('waitForCompletion', false) as boolean;
 	const settings: WaitSettings | undefined = wait ? readWaitSettings(read) : undefined;
 	let resumeUrl: string | undefined;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { isJobStopped, type EmailVerificationClient } from '@evf/client';
 import { groupFilter, jobIdLocator, simplifyOption, waitProperties } from '../common.descriptions';
@@ -51,7 +56,10 @@ export async function execute(
 	const jobIds = items.map(
 		(_, i) => this.getNodeParameter('jobId', i, '', { extractValue: true }) as string,
 	);
-	const resumeUrl = settings.method === 'polling' || items.length !== 1 ? undefined : await usableResumeUrl(this, settings);
+	const resumeUrl =
+		settings.method === 'polling' || items.length !== 1
+			? undefined
+			: await usableResumeUrl(this, settings);
 	if (resumeUrl) {
 		// A job that already stopped will not call back again: answer now instead of pausing.
 		const job = await client.getJob(jobIds[0], { signal });

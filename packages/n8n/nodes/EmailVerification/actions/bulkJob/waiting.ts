@@ -85,7 +85,10 @@ export async function appendResultRows(
 	return added;
 }
 
-export function jobItem(job: Job | IDataObject, pairing: number | readonly number[]): INodeExecutionData {
+export function jobItem(
+	job: Job | IDataObject,
+	pairing: number | readonly number[],
+): INodeExecutionData {
 	return itemFor(job as unknown as IDataObject, pairing);
 }
 
@@ -101,9 +104,13 @@ export async function usableResumeUrl(
 	// `n8n execute` ends the process when the execution pauses: nothing would be there to resume it.
 	if (context.getMode() === 'cli') {
 		if (settings.method === 'auto') return undefined;
-		throw new NodeOperationError(context.getNode(), 'Cannot wait by webhook in a command-line run (n8n execute).', {
-			description: 'Choose the Polling or Automatic wait method.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'Cannot wait by webhook in a command-line run (n8n execute).',
+			{
+				description: 'Choose the Polling or Automatic wait method.',
+			},
+		);
 	}
 	const credentials = await getCredentialsOf(context);
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');

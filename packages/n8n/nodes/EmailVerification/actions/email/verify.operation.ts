@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { VerificationTimeoutError, withCategory, type EmailVerificationClient } from '@evf/client';
 import { toNodeError } from '../../helpers/errors';
@@ -68,7 +73,9 @@ export async function execute(
 			{ email, check_smtp: options.checkSmtp },
 			{ signal: this.getExecutionCancelSignal() },
 		);
-		return [itemFor({ ...withCategory(result), timed_out: false } as unknown as IDataObject, itemIndex)];
+		return [
+			itemFor({ ...withCategory(result), timed_out: false } as unknown as IDataObject, itemIndex),
+		];
 	} catch (error) {
 		if (error instanceof VerificationTimeoutError && (options.onTimeout ?? 'output') === 'output') {
 			return [
