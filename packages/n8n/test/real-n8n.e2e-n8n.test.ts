@@ -286,7 +286,7 @@ describe('headless: n8n execute', () => {
 });
 
 describe("server: n8n start at the signature vectors' clock", () => {
-	const all = vectors as Vector[];
+	const all = vectors as unknown as Vector[];
 	const frozen = all[0].now * 1000;
 	let sandbox: Sandbox;
 	let receiver: Receiver;

@@ -36,34 +36,37 @@ const baseCredentials = {
 describe('On Bulk Job Finished (webhook trigger) with the shared signature vectors', () => {
 	afterEach(() => jest.restoreAllMocks());
 
-	it.each((vectors as Vector[]).map((v) => [v.name, v] as const))('%s', async (_name, vector) => {
-		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
-		// The credential holds the current secret and, during a rotation, the previous one.
-		const harness = webhookContext({
-			params: { output: 'job' },
-			credentials: {
-				...baseCredentials,
-				webhookSecret: vector.secrets[0],
-				previousWebhookSecret: vector.secrets[1],
-			},
-			delivery: { rawBody: vector.rawBody, headers: vector.headers },
-		});
-		const result = await trigger.webhook.call(harness.context);
-		if (vector.expect === 'accept') {
-			expect(harness.answered.status).toBeUndefined();
-			const item = result.workflowData?.[0]?.[0];
-			expect(item?.json).toMatchObject({ job_id: JSON.parse(vector.rawBody).job_id });
-			expect(item?.pairedItem).toEqual({ item: 0 });
-		} else {
-			expect(harness.answered.status).toBe(401);
-			expect(result).toEqual({ noWebhookResponse: true });
-			expect(harness.staticData.seenJobIds).toBeUndefined();
-		}
-		expect(harness.sent).toHaveLength(0);
-	});
+	it.each((vectors as unknown as Vector[]).map((v) => [v.name, v] as const))(
+		'%s',
+		async (_name, vector) => {
+			jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+			// The credential holds the current secret and, during a rotation, the previous one.
+			const harness = webhookContext({
+				params: { output: 'job' },
+				credentials: {
+					...baseCredentials,
+					webhookSecret: vector.secrets[0],
+					previousWebhookSecret: vector.secrets[1],
+				},
+				delivery: { rawBody: vector.rawBody, headers: vector.headers },
+			});
+			const result = await trigger.webhook.call(harness.context);
+			if (vector.expect === 'accept') {
+				expect(harness.answered.status).toBeUndefined();
+				const item = result.workflowData?.[0]?.[0];
+				expect(item?.json).toMatchObject({ job_id: JSON.parse(vector.rawBody).job_id });
+				expect(item?.pairedItem).toEqual({ item: 0 });
+			} else {
+				expect(harness.answered.status).toBe(401);
+				expect(result).toEqual({ noWebhookResponse: true });
+				expect(harness.staticData.seenJobIds).toBeUndefined();
+			}
+			expect(harness.sent).toHaveLength(0);
+		},
+	);
 
 	it('starts the workflow once per job: a repeated delivery is acknowledged and ignored', async () => {
-		const vector = (vectors as Vector[]).find((v) => v.name === 'valid_completed')!;
+		const vector = (vectors as unknown as Vector[]).find((v) => v.name === 'valid_completed')!;
 		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
 		const staticData: IDataObject = {};
 		const deliver = async () => {

@@ -78,7 +78,7 @@ function makeHttp(node: INode, credentials: TestCredentials, sent: Harness<unkno
 		sent.push({ method: String(options.method ?? 'GET'), url: options.url, headers });
 		const signals: AbortSignal[] = [];
 		if (options.timeout) signals.push(AbortSignal.timeout(options.timeout));
-		if (options.abortSignal) signals.push(options.abortSignal);
+		if (options.abortSignal) signals.push(options.abortSignal as AbortSignal);
 		let response: Response;
 		try {
 			response = await fetch(options.url, {
