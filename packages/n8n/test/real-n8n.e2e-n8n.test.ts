@@ -14,7 +14,7 @@ import vectors from '../../../shared/test-vectors/webhook-vectors.json';
 import * as runner from '../scripts/n8n-runner.cjs';
 import { startReceiver, type Receiver } from './support/receiver.cjs';
 import { waitFor } from './support/timing.cjs';
-import { listDir, readText } from './support/files.cjs';
+import { exists, listDir, readText } from './support/files.cjs';
 
 const examplesDir = `${runner.DIST_DIR}/../examples`;
 const exampleFiles = listDir(examplesDir).filter((file) => file.endsWith('.json'));
@@ -498,6 +498,22 @@ describe("server: n8n start at the signature vectors' clock", () => {
 			.filter((d) => d.url.startsWith('/ran/set'))
 			.map((d) => `${d.url.slice(5)}:${JSON.parse(d.rawBody).job_id}`);
 		expect(ran.sort()).toEqual([...expected].sort());
+	});
+
+	it('n8n loaded the action node, its AI tool variant and both triggers from the custom extension folder', async () => {
+		// n8n writes the node types it loaded for its editor into the instance's static cache.
+		const file = `${instance.folder}/.cache/n8n/public/types/nodes.json`;
+		await waitFor(() => exists(file), { timeoutMs: 60_000, what: 'node types written' });
+		const types = JSON.parse(readText(file)) as Array<{ name: string; usableAsTool?: boolean }>;
+		const names = types.map((t) => t.name);
+		for (const type of [
+			'emailVerification',
+			'emailVerificationTool',
+			'emailVerificationTrigger',
+			'emailVerificationPollTrigger',
+		]) {
+			expect(names).toContain(`${EVF}.${type}`);
+		}
 	});
 
 	it('runs the workflow when the sandbox finishes a job and calls the trigger with a signed webhook', async () => {

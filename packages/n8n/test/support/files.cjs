@@ -5,4 +5,5 @@ const fs = require('node:fs');
 module.exports = {
 	listDir: (dir) => fs.readdirSync(dir),
 	readText: (file) => fs.readFileSync(file, 'utf8'),
+	exists: (file) => fs.existsSync(file),
 };
