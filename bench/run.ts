@@ -27,8 +27,9 @@ async function optional(name: string, path: string, fn: string, ...args: unknown
 
 async function main(): Promise<void> {
   const root = join(__dirname, '..');
-  console.log('Building the client bundle the platforms load...');
+  console.log('Building the client bundle and the n8n package the benchmarks load...');
   execFileSync('npm', ['run', 'build', '-w', '@evf/client'], { cwd: root, stdio: 'ignore' });
+  execFileSync('npm', ['run', 'build', '-w', 'n8n-nodes-evf'], { cwd: root, stdio: 'ignore' });
   const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   console.log(`Machine: ${machine}; ${runs} runs per figure\n`);
   const rows: Row[] = [];
@@ -43,12 +44,12 @@ async function main(): Promise<void> {
   rows.push(...(await benchPagination(runs, log)));
 
   console.log('3. n8n Get Results, Return All, 50k rows');
-  rows.push(...(await optional('n8n', '../packages/n8n/bench/get-results', 'benchGetResults', runs, log)));
+  rows.push(...(await optional('n8n', './n8n-get-results', 'benchGetResults', runs, log)));
 
   console.log('4. Completion latency');
   rows.push(...(await benchLatency(process.env.BENCH_QUICK ? 5 : 20, log)));
-  rows.push(...(await optional('zapier', '../packages/zapier/bench/resume-latency', 'benchResumeLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
-  rows.push(...(await optional('n8n trigger', '../packages/n8n/bench/trigger-latency', 'benchTriggerLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
+  rows.push(...(await optional('zapier', './platform-latency', 'benchResumeLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
+  rows.push(...(await optional('n8n trigger', './platform-latency', 'benchTriggerLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
 
   console.log('5. Request economy');
   const eco = await benchEconomy(log);

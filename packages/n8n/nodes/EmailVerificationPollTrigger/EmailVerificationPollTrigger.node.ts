@@ -6,7 +6,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { isJobStopped, type Job } from '@evf/client';
+import { isJobStopped } from '@evf/client';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient } from '../EmailVerification/transport';
@@ -52,8 +52,8 @@ export class EmailVerificationPollTrigger implements INodeType {
 			const client = await createClient(this);
 			const finished: IDataObject[] = [];
 			for await (const job of client.jobs({ maxItems: JOBS_PER_POLL })) {
-				// List items carry no terminal flag: the status decides.
-				if (isJobStopped(job as unknown as Job)) finished.push(job as unknown as IDataObject);
+				// List items carry no terminal flag: isJobStopped then goes by the status.
+				if (isJobStopped(job)) finished.push(job as unknown as IDataObject);
 			}
 			if (manual) {
 				// A test run shows the newest finished job without marking anything as seen.
