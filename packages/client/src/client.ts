@@ -98,7 +98,7 @@ function pollInterval(ms: number | undefined): number {
 }
 
 /** A job has stopped when it says so; when the flag is missing, its status decides. */
-export function isJobStopped(job: Pick<Job, 'terminal' | 'status'>): boolean {
+export function isJobStopped(job: { status: Job['status']; terminal?: boolean | null }): boolean {
   if (typeof job.terminal === 'boolean') return job.terminal;
   return STOPPED_STATUSES.includes(job.status);
 }
