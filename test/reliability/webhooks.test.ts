@@ -4,7 +4,7 @@
  * re-dated and signed across a secret rotation. The verifier's own unit tests over the same vectors
  * live in packages/client/test/webhooks.test.ts; here the question is what a receiver on the wire does.
  */
-import { webhookVectors, type WebhookVector } from '@evf/contract/test-vectors';
+import { webhookVectors } from '@evf/contract/test-vectors';
 import type { Sandbox } from '@evf/sandbox';
 import { clientFor, eventually, startFastSandbox } from '../support/sandbox';
 import { installSecretGuard, registerSecret, assertNoSecrets } from '../support/secret-guard';
@@ -12,7 +12,6 @@ import { postRaw, startWebhookReceiver, type WebhookReceiver } from '../support/
 
 installSecretGuard();
 
-type Vector = WebhookVector;
 const vectors = webhookVectors;
 for (const v of vectors) v.secrets.forEach(registerSecret);
 
