@@ -8,11 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { signWebhook } from '@evf/client';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { validate } from '@evf/contract';
-import { webhookVectors, type WebhookVector } from '@evf/contract/test-vectors';
+import { webhookVectors } from '@evf/contract/test-vectors';
 import { loadImlFunctions } from './support/iml-functions';
 import { receiveWebhook, runModule, type MakeConnection, type WebhookOutcome } from './support/make-runtime';
 
-type Vector = WebhookVector;
 const vectors = webhookVectors;
 
 /**
