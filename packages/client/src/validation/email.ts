@@ -149,7 +149,8 @@ export function scanEmail(s: string): number {
     upper |= f & C.Upper;
     h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
   }
-  lastHash = h;
+  // Kept within 30 bits so V8 stores it as a small integer: a full int32 would be boxed on every call.
+  lastHash = h & 0x3fffffff;
   return upper ? SCAN_OK_UPPER : SCAN_OK;
 }
 

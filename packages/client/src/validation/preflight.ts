@@ -54,23 +54,25 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   let received = 0;
 
   // Dedupe through an open-addressing table keyed by the case-folded hash that scanEmail computed while
-  // checking the syntax: no lower-cased copies, no Map, one look at each character. Slots hold
-  // positions in `unique` (-1 = empty); the table is grown when half full.
-  // Sized from the input so that a list of simple cells never needs a rehash (pasted cells holding
-  // several addresses may still grow it).
-  let mask = 1023;
-  while (mask < items.length * 2) mask = mask * 2 + 1;
-  let slots = new Int32Array(mask + 1).fill(-1);
-  let hashes = new Int32Array(Math.max(1024, items.length));
+  // checking the syntax: no lower-cased copies, no Map, one look at each character. Each slot is a pair
+  // [hash, position in unique + 1] side by side, so a probe touches one cache line (0 = empty). Sized
+  // from the input so that a list of simple cells never needs a rehash; grown when half full.
+  let capacity = 1024;
+  while (capacity < items.length * 2) capacity *= 2;
+  let table = new Int32Array(capacity * 2);
+  let mask = capacity - 1;
   const grow = (): void => {
-    mask = mask * 2 + 1;
-    const next = new Int32Array(mask + 1).fill(-1);
-    for (let u = 0; u < unique.length; u++) {
-      let i = hashes[u]! & mask;
-      while (next[i] !== -1) i = (i + 1) & mask;
-      next[i] = u;
+    const old = table;
+    capacity *= 2;
+    mask = capacity - 1;
+    table = new Int32Array(capacity * 2);
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j + 1] === 0) continue;
+      let i = old[j]! & mask;
+      while (table[i * 2 + 1] !== 0) i = (i + 1) & mask;
+      table[i * 2] = old[j]!;
+      table[i * 2 + 1] = old[j + 1]!;
     }
-    slots = next;
   };
 
   const take = (email: string, index: number, code: number): void => {
@@ -81,24 +83,18 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     }
     const h = lastScanHash();
     let i = h & mask;
-    for (let u = slots[i]!; u !== -1; u = slots[i]!) {
-      if (hashes[u] === h && sameAddressIgnoringCase(unique[u]!, email)) {
-        duplicates.push({ email, index, firstIndex: uniqueSourceIndex[u]! });
+    for (let u = table[i * 2 + 1]!; u !== 0; u = table[i * 2 + 1]!) {
+      if (table[i * 2] === h && sameAddressIgnoringCase(unique[u - 1]!, email)) {
+        duplicates.push({ email, index, firstIndex: uniqueSourceIndex[u - 1]! });
         return;
       }
       i = (i + 1) & mask;
     }
-    const u = unique.length;
-    if (u === hashes.length) {
-      const bigger = new Int32Array(u * 2);
-      bigger.set(hashes);
-      hashes = bigger;
-    }
-    hashes[u] = h;
-    slots[i] = u;
     unique.push(email);
     uniqueSourceIndex.push(index);
-    if (unique.length * 2 > mask) grow();
+    table[i * 2] = h;
+    table[i * 2 + 1] = unique.length;
+    if (unique.length * 2 > capacity) grow();
   };
 
   for (let index = 0; index < items.length; index++) {
