@@ -26,7 +26,7 @@ import type {
 } from '@evf/client';
 
 /** Named keys only (index signatures of open schemas dropped), each marked required or optional. */
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]-?: {} extends Pick<T, K> ? 'optional' : 'required' };
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]-?: Record<never, never> extends Pick<T, K> ? 'optional' : 'required' };
 
 const TYPES: Record<string, Record<string, 'optional' | 'required'>> = {
   SingleResult: { email: 'required', status: 'required', valid: 'required', score: 'required', reason: 'required', details: 'required', credits_used: 'required', credits_remaining: 'required', processed_at: 'required' } satisfies KnownKeys<SingleResult>,
