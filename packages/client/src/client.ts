@@ -10,6 +10,7 @@ import {
   assertJobId,
   assertJobsLimit,
   assertKeyId,
+  assertMaxItems,
   assertName,
   assertOffset,
   assertPage,
@@ -245,6 +246,8 @@ export class EmailVerificationClient {
   async *jobs(params: { status?: string; pageSize?: number; maxItems?: number; signal?: AbortSignal } = {}): AsyncGenerator<JobListItem> {
     const limit = params.pageSize ?? LIMITS.maxJobsLimit;
     assertJobsLimit(limit);
+    assertMaxItems(params.maxItems);
+    if (params.maxItems === 0) return;
     let offset = 0;
     let yielded = 0;
     const seen = new Set<string>();
@@ -282,7 +285,9 @@ export class EmailVerificationClient {
    * and ends when a page says has_more is false.
    */
   async *results(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
+    assertMaxItems(options.maxRows, 'maxRows');
     const max = options.maxRows ?? Number.POSITIVE_INFINITY;
+    if (max === 0) return;
     let given = 0;
     for await (const page of this.resultPages(jobId, options)) {
       for (const row of page.results ?? []) {

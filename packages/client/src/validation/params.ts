@@ -80,3 +80,11 @@ export function assertSingleEmail(email: unknown, problem: (s: unknown) => strin
     throw new InputError('email', 'syntax', `${shown} ${why}. Fix the address; nothing was sent or charged.`);
   }
 }
+
+/** A caller's cap on how many items to return: a whole number, 0 meaning none. */
+export function assertMaxItems(max: unknown, field = 'limit'): void {
+  if (max === undefined || max === null) return;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
+    throw new InputError(field, 'range', `${field} must be a whole number of items, 0 or more (got ${String(max)}).`);
+  }
+}

@@ -47,56 +47,36 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     throw new RangeError(`maxPerJob must be an integer from 1 to ${LIMITS.maxEmailsPerJob}`);
   }
   const items: readonly unknown[] = typeof input === 'string' ? input.split(/\r?\n/) : input;
-  const unique: string[] = [];
-  const uniqueSourceIndex: number[] = [];
-  const duplicates: DuplicateAddress[] = [];
+
   const malformed: MalformedAddress[] = [];
+
+  // Pass 1, in input order: the syntax scan, which also yields each address's case-folded hash. A
+  // candidate is an input item, or a part of an item that held several addresses (kept in `parts`).
+  let candItem = new Int32Array(Math.max(16, items.length));
+  let candHash = new Int32Array(candItem.length);
+  const parts = new Map<number, string>();
+  let m = 0;
   let received = 0;
-
-  // Dedupe through an open-addressing table keyed by the case-folded hash that scanEmail computed while
-  // checking the syntax: no lower-cased copies, no Map, one look at each character. Each slot is a pair
-  // [hash, position in unique + 1] side by side, so a probe touches one cache line (0 = empty). Sized
-  // from the input so that a list of simple cells never needs a rehash; grown when half full.
-  let capacity = 1024;
-  while (capacity < items.length * 2) capacity *= 2;
-  let table = new Int32Array(capacity * 2);
-  let mask = capacity - 1;
-  const grow = (): void => {
-    const old = table;
-    capacity *= 2;
-    mask = capacity - 1;
-    table = new Int32Array(capacity * 2);
-    for (let j = 0; j < old.length; j += 2) {
-      if (old[j + 1] === 0) continue;
-      let i = old[j]! & mask;
-      while (table[i * 2 + 1] !== 0) i = (i + 1) & mask;
-      table[i * 2] = old[j]!;
-      table[i * 2 + 1] = old[j + 1]!;
-    }
-  };
-
-  const take = (email: string, index: number, code: number): void => {
+  const take = (email: string, index: number, code: number, isPart: boolean): void => {
     received++;
     if (code < 0) {
       malformed.push({ email, index, reason: reasonFor(code) });
       return;
     }
-    const h = lastScanHash();
-    let i = h & mask;
-    for (let u = table[i * 2 + 1]!; u !== 0; u = table[i * 2 + 1]!) {
-      if (table[i * 2] === h && sameAddressIgnoringCase(unique[u - 1]!, email)) {
-        duplicates.push({ email, index, firstIndex: uniqueSourceIndex[u - 1]! });
-        return;
-      }
-      i = (i + 1) & mask;
+    if (m === candItem.length) {
+      const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      candItem = grow(candItem);
+      candHash = grow(candHash);
     }
-    unique.push(email);
-    uniqueSourceIndex.push(index);
-    table[i * 2] = h;
-    table[i * 2 + 1] = unique.length;
-    if (unique.length * 2 > capacity) grow();
+    if (isPart) parts.set(m, email);
+    candItem[m] = index;
+    candHash[m] = lastScanHash();
+    m++;
   };
-
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
     if (item === null || item === undefined) continue;
@@ -106,15 +86,67 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     // refused cell is looked at again for separators: valid addresses after a bad one are never lost.
     if (code >= 0 || (code !== SCAN_SEPARATOR && !HAS_LIST_SEPARATOR.test(text))) {
       if (text.length === 0) continue; // an empty cell is not an address
-      take(text, index, code);
+      take(text, index, code, false);
       continue;
     }
     // A cell or line holding several addresses, or padded with spaces: split it, trim each part.
     // A space inside a part stays an error: "Anna Smith anna@x.com" is not an address.
     for (const part of text.split(LIST_SEPARATORS)) {
       const trimmed = part.trim();
-      if (trimmed) take(trimmed, index, scanEmail(trimmed));
+      if (trimmed) take(trimmed, index, scanEmail(trimmed), true);
     }
+  }
+  const emailOf = (k: number): string => parts.get(k) ?? (items[candItem[k]!] as string);
+
+  // Pass 2: candidates grouped by the top bits of their hash (a stable counting sort, so each group
+  // keeps input order). Pass 3 then dedupes one group at a time in a table small enough to stay in
+  // cache: a single table over millions of addresses would miss the cache on nearly every probe.
+  const bits = Math.min(12, Math.max(0, Math.ceil(Math.log2(m / 1024))));
+  const shift = 30 - bits;
+  const groups = 1 << bits;
+  const starts = new Int32Array(groups + 1);
+  for (let k = 0; k < m; k++) starts[(candHash[k]! >>> shift) + 1]!++;
+  for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
+  const order = new Int32Array(m);
+  const next = starts.slice(0, groups);
+  for (let k = 0; k < m; k++) order[next[candHash[k]! >>> shift]!++] = k;
+
+  const firstOf = new Int32Array(m).fill(-1); // the candidate each duplicate repeats
+  let table = new Int32Array(16);
+  for (let g = 0; g < groups; g++) {
+    const from = starts[g]!;
+    const to = starts[g + 1]!;
+    let capacity = 16;
+    while (capacity < (to - from) * 2) capacity *= 2;
+    if (table.length < capacity) table = new Int32Array(capacity);
+    else table.fill(0, 0, capacity);
+    const mask = capacity - 1;
+    for (let o = from; o < to; o++) {
+      const k = order[o]!;
+      const h = candHash[k]!;
+      let slot = h & mask;
+      // Slots hold candidate + 1 (0 = empty).
+      for (let c = table[slot]!; c !== 0; c = table[slot]!) {
+        if (candHash[c - 1] === h && sameAddressIgnoringCase(emailOf(c - 1), emailOf(k))) {
+          firstOf[k] = c - 1;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (firstOf[k] === -1) table[slot] = k + 1;
+    }
+  }
+
+  // Pass 4, in input order again: the report.
+  const unique: string[] = [];
+  const uniqueSourceIndex: number[] = [];
+  const duplicates: DuplicateAddress[] = [];
+  for (let k = 0; k < m; k++) {
+    const first = firstOf[k]!;
+    if (first === -1) {
+      unique.push(emailOf(k));
+      uniqueSourceIndex.push(candItem[k]!);
+    } else duplicates.push({ email: emailOf(k), index: candItem[k]!, firstIndex: candItem[first]! });
   }
 
   const chunks: string[][] = [];

@@ -49,7 +49,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		client = await createClient(this);
 	} catch (error) {
-		throw toNodeError(this.getNode(), error);
+		// A bad credential fails every item; with Continue On Fail each item says so, rather than the
+		// engine passing the input on as if nothing went wrong.
+		const nodeError = toNodeError(this.getNode(), error);
+		if (!this.continueOnFail()) throw nodeError;
+		return [items.map((_, i) => itemFor(errorJson(nodeError), [i]))];
 	}
 
 	const single = perItem[key];

@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		default: 50,
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
 	},
