@@ -96,7 +96,11 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
       if (trimmed) take(trimmed, index, scanEmail(trimmed), true);
     }
   }
-  const emailOf = (k: number): string => parts.get(k) ?? (items[candItem[k]!] as string);
+  // Most lists hold one address per cell: then no candidate is a part and no look-up is needed.
+  const emailOf =
+    parts.size === 0
+      ? (k: number): string => items[candItem[k]!] as string
+      : (k: number): string => parts.get(k) ?? (items[candItem[k]!] as string);
 
   // Pass 2: candidates grouped by the top bits of their hash (a stable counting sort, so each group
   // keeps input order). Pass 3 then dedupes one group at a time in a table small enough to stay in
@@ -107,9 +111,17 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   const starts = new Int32Array(groups + 1);
   for (let k = 0; k < m; k++) starts[(candHash[k]! >>> shift) + 1]!++;
   for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
+  // Each group's hashes are copied next to its candidates so pass 3 reads them in sequence, not by
+  // jumping around the whole list.
   const order = new Int32Array(m);
+  const orderedHash = new Int32Array(m);
   const next = starts.slice(0, groups);
-  for (let k = 0; k < m; k++) order[next[candHash[k]! >>> shift]!++] = k;
+  for (let k = 0; k < m; k++) {
+    const h = candHash[k]!;
+    const o = next[h >>> shift]!++;
+    order[o] = k;
+    orderedHash[o] = h;
+  }
 
   const firstOf = new Int32Array(m).fill(-1); // the candidate each duplicate repeats
   let table = new Int32Array(16);
@@ -122,18 +134,19 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     else table.fill(0, 0, capacity);
     const mask = capacity - 1;
     for (let o = from; o < to; o++) {
-      const k = order[o]!;
-      const h = candHash[k]!;
+      const h = orderedHash[o]!;
       let slot = h & mask;
-      // Slots hold candidate + 1 (0 = empty).
+      let first = -1;
+      // Slots hold a position in `order` + 1 (0 = empty).
       for (let c = table[slot]!; c !== 0; c = table[slot]!) {
-        if (candHash[c - 1] === h && sameAddressIgnoringCase(emailOf(c - 1), emailOf(k))) {
-          firstOf[k] = c - 1;
+        if (orderedHash[c - 1] === h && sameAddressIgnoringCase(emailOf(order[c - 1]!), emailOf(order[o]!))) {
+          first = order[c - 1]!;
           break;
         }
         slot = (slot + 1) & mask;
       }
-      if (firstOf[k] === -1) table[slot] = k + 1;
+      if (first === -1) table[slot] = o + 1;
+      else firstOf[order[o]!] = first;
     }
   }
 
