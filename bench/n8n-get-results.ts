@@ -7,16 +7,8 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { startSandbox } from '@evf/sandbox';
 import { acceleratedRuntime, createClient } from '@evf/client/node';
+import { fmtSummary, summarize, type Row } from './lib/stats';
 
-interface Row {
-  benchmark: string;
-  measure: string;
-  ours: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: boolean | null;
-}
 
 interface ChildResult {
   ms: number;
@@ -27,8 +19,8 @@ interface ChildResult {
   heapWithOutputMb: number;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const span = (xs: number[], d = 0): string => `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+const span = (xs: number[], d = 0): string => fmtSummary(summarize(xs), '', d);
+const median = (xs: number[]): number => summarize(xs).median;
 
 export async function benchGetResults(runs: number, log: (s: string) => void): Promise<Row[]> {
   const N = 50_000;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '@evf/contract';
 
+import type { WebhookVector as Vector } from '@evf/contract/test-vectors';
+
 const DIR = join(__dirname, '../../shared/test-vectors');
 const FILE = join(DIR, 'webhook-vectors.json');
 const REASONS = [
@@ -18,17 +20,8 @@ const REASONS = [
   'malformed_body',
 ];
 
-interface Vector {
-  name: string;
-  description: string;
-  secrets: string[];
-  headers: Record<string, string>;
-  rawBody: string;
-  now: number;
-  expect: 'accept' | 'reject';
-  reason?: string;
-}
 
+// Read from the file itself (not the typed export): this suite checks the file as generated.
 const vectors: Vector[] = JSON.parse(readFileSync(FILE, 'utf8'));
 const header = (v: Vector, name: string) =>
   Object.entries(v.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
