@@ -4,6 +4,7 @@ import type { Transport } from './core/transport';
 import { EvfError, InputError, SubmissionUncertainError, JobWaitTimeoutError, RequestTimeoutError, ConnectionError } from './errors';
 import { LIMITS, STOPPED_STATUSES } from './limits';
 import { submitList, type ListSubmission, type SubmitListInput } from './bulk';
+import { GROUPS, categorize, type Group } from './categories';
 import { emailProblem } from './validation/email';
 import {
   assertApiKey,
@@ -69,8 +70,10 @@ export interface ResultsOptions {
    * While the job is still running, pages are read one by one.
    */
   concurrency?: number;
-  /** Stop after this many rows. */
+  /** Stop after this many rows (counted after the group filter). */
   maxRows?: number;
+  /** Only rows in these groups (from the category mapping, never the row's status); all when absent or empty. */
+  groups?: readonly Group[];
   /**
    * Keep reading while the job runs: when the stored rows are exhausted but the job has not stopped,
    * wait a poll interval and read on, until the job stops. Without it, reading ends at has_more false.
@@ -288,9 +291,16 @@ export class EmailVerificationClient {
     assertMaxItems(options.maxRows, 'maxRows');
     const max = options.maxRows ?? Number.POSITIVE_INFINITY;
     if (max === 0) return;
+    const groups = options.groups?.length ? new Set<Group>(options.groups) : undefined;
+    for (const g of groups ?? []) {
+      if (!GROUPS.includes(g)) throw new InputError('groups', 'enum', `Unknown group "${String(g)}": use ${GROUPS.join(', ')}.`);
+    }
+    // With a group filter, maxRows counts matching rows, so the pages cannot be cut short by it.
+    const pageOptions = groups ? { ...options, maxRows: undefined } : options;
     let given = 0;
-    for await (const page of this.resultPages(jobId, options)) {
+    for await (const page of this.resultPages(jobId, pageOptions)) {
       for (const row of page.results ?? []) {
+        if (groups && !groups.has(categorize(row.details).group)) continue;
         if (given >= max) return;
         given++;
         yield row;

@@ -504,3 +504,32 @@ describe('results with follow', () => {
     expect(runtime.sleeps).toEqual([10_000, 10_000]);
   });
 });
+
+describe('results with a group filter', () => {
+  test('yields only rows of the chosen groups, decided by details; maxRows counts matching rows', async () => {
+    const { client } = makeClient();
+    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
+    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
+    const all = [...loadFixture<any>('results.page1.200').body.results, ...loadFixture<any>('results.page2.200').body.results];
+    const { categorize } = await import('@evf/client');
+    const expected = all.filter((r: any) => categorize(r.details).group !== 'safe_to_send').map((r: any) => r.email);
+    const got: string[] = [];
+    for await (const r of client.results(JOB, { perPage: 5, groups: ['risky', 'invalid'] })) got.push(r.email);
+    expect(got).toEqual(expected);
+    expect(got.length).toBeGreaterThan(1);
+
+    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
+    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
+    const firstTwo: string[] = [];
+    for await (const r of client.results(JOB, { perPage: 5, groups: ['risky', 'invalid'], maxRows: 2 })) firstTwo.push(r.email);
+    expect(firstTwo).toEqual(expected.slice(0, 2));
+    nock.cleanAll();
+  });
+
+  test('an unknown group is refused before any request', async () => {
+    const { client, requests } = makeClient();
+    const it = client.results(JOB, { groups: ['safe'] as never });
+    await expect(it.next()).rejects.toThrow(/Unknown group/);
+    expect(requests).toEqual([]);
+  });
+});

@@ -17,7 +17,6 @@ import {
 	EmailVerificationClient,
 	TransportError,
 	assertApiKey,
-	classifyAddress,
 	lowerCaseHeaders,
 	type Runtime,
 	type Transport,
@@ -118,16 +117,6 @@ export function n8nTransport(context: RequestContext): Transport {
 	};
 }
 
-/** True for the local sandbox: it may receive webhooks over http on loopback, the real service never. */
-export function isLoopbackBaseUrl(baseUrl: string): boolean {
-	try {
-		const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-		return host === 'localhost' || classifyAddress(host) === 'loopback';
-	} catch {
-		return false;
-	}
-}
-
 export async function getCredentialsOf(context: RequestContext): Promise<EvfCredentials> {
 	const credentials = (await context.getCredentials(CREDENTIAL_TYPE)) as unknown as EvfCredentials;
 	// A bad key is named before any request goes out; n8n itself puts it into the X-API-Key header.
@@ -144,6 +133,5 @@ export async function createClient(context: RequestContext): Promise<EmailVerifi
 		transport: n8nTransport(context),
 		runtime: n8nRuntime,
 		userAgent: 'n8n-nodes-evf',
-		webhookUrl: { allowLoopbackHttp: isLoopbackBaseUrl(credentials.baseUrl) },
 	});
 }

@@ -16,12 +16,14 @@ import {
 	verifyWebhook,
 	WebhookVerificationError,
 	withCategory,
+	isLoopbackUrl,
 	type EmailVerificationClient,
+	type Group,
 	type Job,
 } from '@evf/client';
 import { toNodeError } from '../../helpers/errors';
 import { itemFor, simplify } from '../../helpers/items';
-import { createClient, getCredentialsOf, isLoopbackBaseUrl, signingSecrets } from '../../transport';
+import { createClient, getCredentialsOf, signingSecrets } from '../../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
 
@@ -71,16 +73,16 @@ export async function appendResultRows(
 	out: INodeExecutionData[],
 	signal?: AbortSignal,
 ): Promise<number> {
-	const wanted = options.groups.length ? new Set(options.groups) : undefined;
-	let added = 0;
-	const maxRows = wanted ? undefined : options.limit;
 	if (options.limit !== undefined && options.limit <= 0) return 0;
-	for await (const row of client.results(jobId, { maxRows, signal })) {
+	let added = 0;
+	for await (const row of client.results(jobId, {
+		groups: options.groups as Group[],
+		maxRows: options.limit,
+		signal,
+	})) {
 		const full = withCategory(row) as unknown as IDataObject;
-		if (wanted && !wanted.has(full.group as string)) continue;
 		out.push(itemFor(options.simplify ? simplify(full) : { job_id: jobId, ...full }, pairing));
 		added++;
-		if (options.limit !== undefined && added >= options.limit) break;
 	}
 	return added;
 }
@@ -115,7 +117,7 @@ export async function usableResumeUrl(
 	const credentials = await getCredentialsOf(context);
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	const problems = checkWebhookUrl(resumeUrl, {
-		allowLoopbackHttp: isLoopbackBaseUrl(credentials.baseUrl),
+		allowLoopbackHttp: isLoopbackUrl(credentials.baseUrl),
 	});
 	const hasSecret = signingSecrets(credentials).length > 0;
 	if (problems.length === 0 && hasSecret) return resumeUrl;
