@@ -112,3 +112,14 @@ export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INod
 		},
 	];
 }
+
+/** The Limit shown when Return All is off, for every list operation (whole numbers of items only). */
+export const limitOption: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	default: 50,
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	displayOptions: { show: { returnAll: [false] } },
+	description: 'Max number of results to return',
+};

@@ -7,6 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 import { JOB_STATUSES, type EmailVerificationClient } from '@evf/client';
 import { itemFor } from '../../helpers/items';
+import { limitOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -16,15 +17,7 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	{ ...limitOption },
 	{
 		displayName: 'Filters',
 		name: 'filters',

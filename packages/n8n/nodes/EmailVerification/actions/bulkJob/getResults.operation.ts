@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { EmailVerificationClient } from '@evf/client';
-import { groupFilter, jobIdLocator, simplifyOption } from '../common.descriptions';
+import { groupFilter, jobIdLocator, limitOption, simplifyOption } from '../common.descriptions';
 import { appendResultRows } from './waiting';
 
 const properties: INodeProperties[] = [
@@ -13,15 +13,7 @@ const properties: INodeProperties[] = [
 		default: true,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	{ ...limitOption },
 	{ ...groupFilter },
 	{ ...simplifyOption },
 ];
