@@ -1,6 +1,5 @@
 import type {
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -12,6 +11,7 @@ import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { resumeOnWebhook } from './actions/bulkJob/waiting';
 import { searchJobs } from './methods/listSearch';
+import { noWebhookLifecycle } from './helpers/webhookLifecycle';
 
 export class EmailVerification implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,21 +47,7 @@ export class EmailVerification implements INodeType {
 
 	methods = { listSearch: { searchJobs } };
 
-	// The resume webhook lives only while an execution waits; n8n registers nothing for it and the API
-	// has no subscribe call, so the lifecycle has nothing to do.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = { default: noWebhookLifecycle };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -15,6 +14,7 @@ import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
 import { rememberJob } from './seenJobs';
+import { noWebhookLifecycle } from '../EmailVerification/helpers/webhookLifecycle';
 
 export class EmailVerificationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -87,21 +87,7 @@ export class EmailVerificationTrigger implements INodeType {
 		],
 	};
 
-	// The API has no call to subscribe a webhook: the URL travels with each job, so there is nothing
-	// to register, check or remove on the service.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = { default: noWebhookLifecycle };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & {
