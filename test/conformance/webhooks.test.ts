@@ -210,19 +210,25 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('webhook_url is re-checked before every delivery: a host resolving to a private address then is refused, nothing is sent', async () => {
-    let answer = ['93.184.216.34'];
-    const sb2 = await start({ timeScale: 0.001, resolver: async () => answer });
+    // The first look-up is the check at submission; every later one is a delivery's re-check. Flipping
+    // by call count, not after the 202 arrives, because at this time scale the job can finish and
+    // its first delivery start before the response reaches the test.
+    let lookups = 0;
+    const sb2 = await start({
+      timeScale: 0.001,
+      resolver: async () => (++lookups === 1 ? ['93.184.216.34'] : ['10.0.0.5']),
+    });
     try {
       const c = client(sb2);
       const sub = await c('POST', '/v1/verify/bulk', {
         body: { emails: ['valid@example.com'], webhook_url: 'https://hooks.example.com/done' },
       });
       expect(sub.status).toBe(202);
-      answer = ['10.0.0.5'];
       await waitTerminal(c, sub.body.job_id);
       await sb2.webhooksIdle();
       const attempts = sb2.webhookAttempts.filter((a) => a.jobId === sub.body.job_id);
       expect(attempts).toHaveLength(5);
+      expect(lookups).toBe(1 + 5);
       expect(attempts.every((a) => a.outcome === 'refused_url' && a.detail === 'resolves_public')).toBe(true);
     } finally {
       await sb2.close();
