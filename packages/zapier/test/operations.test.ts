@@ -472,12 +472,13 @@ describe('reading results within Zapier limits', () => {
       api()
         .get(`/v1/jobs/${JOB}/results`)
         .query((q) => q.page === '2')
-        .delay(700),
+        .delay(5_000),
       'results.page2.200',
     );
     const started = Date.now();
     const out = await collect(1_000, 200);
-    expect(Date.now() - started).toBeLessThan(650);
+    // The slow page is abandoned, not awaited: far below its 5 s even on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect(out.rows).toHaveLength(5);
     expect(out.truncated).toBe(true);
     expect(out.note).toMatch(/30-second step limit; 5 are returned/);
