@@ -178,8 +178,9 @@ describe('sandbox conformance: bulk submission rules, jobs and result pages', ()
   });
 
   test('job goes queued -> processing -> completed; counters agree with the stored rows at every moment; rows page out while processing', async () => {
-    // Real time and a modest rate, so the job is seen queued and then mid-way.
-    const slowSb = await start({ timeScale: 1, rowsPerSecond: 3000, queueDelayMs: 400 });
+    // Real time and a slow rate (1.5 s queued, 2 s processing), so even a loaded machine sees the job
+    // queued and then mid-way.
+    const slowSb = await start({ timeScale: 1, rowsPerSecond: 300, queueDelayMs: 1500 });
     const call = client(slowSb);
     try {
       const emails = Array.from({ length: 600 }, (_, i) => `user${i}@example.com`);
