@@ -125,7 +125,9 @@ describe('sandbox conformance: fault injection (options, handle and admin HTTP A
   );
 
   test('failJob by id fails a running job midway; error set; stored rows readable', async () => {
-    const sb2 = await start({ timeScale: 1, rowsPerSecond: 1000, queueDelayMs: 0 });
+    // About 7 s of work at this rate, so the job is still running when the fault is set even on a
+    // loaded machine; it fails after 150 rows, half a second in.
+    const sb2 = await start({ timeScale: 1, rowsPerSecond: 300, queueDelayMs: 0 });
     try {
       const c = client(sb2);
       const emails = Array.from({ length: 2000 }, (_, i) => `valid${i}@example.com`);
