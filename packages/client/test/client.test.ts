@@ -22,13 +22,23 @@ import { api, BASE, fakeRuntime, KEY, makeClient, replyWithFixture } from './hel
 
 const JOB = 'job_7f3c2a9e41b84d05';
 
-beforeAll(() => nock.disableNetConnect());
+// nock patches Node's http module and fetch, which outlive this file's module registry: start from a
+// clean activation and restore afterwards, so a later suite in the same worker runs on real sockets.
+beforeAll(() => {
+  nock.restore();
+  nock.activate();
+  nock.disableNetConnect();
+});
 afterEach(() => {
   const pending = nock.pendingMocks();
   nock.cleanAll();
   expect(pending).toEqual([]);
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.cleanAll();
+  nock.enableNetConnect();
+  nock.restore();
+});
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
