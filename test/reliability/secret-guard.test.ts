@@ -93,6 +93,13 @@ describe('installed for a whole run with jest --setupFilesAfterEnv', () => {
     expect(output).toContain('whsec_… (30 characters) in stderr');
   }, 60_000);
 
+  test("a key printed in the suite's own root-level afterAll fails the run too", () => {
+    const { status, output } = runFixture('afterall-leak.fixture.ts');
+    expect(status).toBe(1);
+    expect(output).toContain('printed in an afterAll hook');
+    expect(output).toContain('evf_… (32 characters) in console.log');
+  }, 60_000);
+
   test('a suite that prints only prose passes', () => {
     const { status, output } = runFixture('clean.fixture.ts');
     expect([status, output.includes('Secret guard')]).toEqual([0, false]);

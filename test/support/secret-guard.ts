@@ -143,15 +143,36 @@ export class OutputCapture {
   }
 }
 
+type HookFn = (...args: unknown[]) => unknown;
+type HookRegistrar = (fn: HookFn, timeout?: number) => void;
+type StreamWithCapture = { [ACTIVE_CAPTURE_KEY]?: OutputCapture };
+const ACTIVE_CAPTURE_KEY = Symbol.for('evf.secret-guard.active-capture');
+
+/** Runs a jest hook written either way: returning a promise, or taking a done callback. */
+function runHook(fn: HookFn, self: unknown): Promise<unknown> {
+  if (fn.length === 0) return Promise.resolve(fn.call(self));
+  return new Promise((resolve, reject) => {
+    fn.call(self, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(undefined)));
+  });
+}
+
 /**
  * Registers jest hooks: capture from the start of the file; after each test, fail it if anything
- * printed during it holds a secret; restore the streams after the file.
+ * printed during it holds a secret; the same after every afterAll hook.
+ *
+ * jest runs a block's afterAll hooks in the order they were declared, so one declared here (before the
+ * suite's own) would miss what the suite's afterAll hooks print. Instead every afterAll the suite
+ * declares is followed by a check, and the stream capture stays on after the file: the next file
+ * installing the guard in the same worker stops it.
  */
 export function installSecretGuard(): void {
   const g = globalThis as GlobalWithGuard;
   if (g[INSTALLED_KEY]) return;
   g[INSTALLED_KEY] = true;
+  const stream = process.stdout as unknown as StreamWithCapture;
+  stream[ACTIVE_CAPTURE_KEY]?.stop();
   const capture = new OutputCapture();
+  stream[ACTIVE_CAPTURE_KEY] = capture;
   const check = (when: string): void => {
     const findings = capture.take().flatMap(([where, text]) => findSecrets(text, where));
     if (findings.length) throw new Error(`Secret guard: an API key or signing secret was printed ${when}:\n${formatFindings(findings)}`);
@@ -159,12 +180,15 @@ export function installSecretGuard(): void {
   capture.start();
   beforeEach(() => check('before this test (in a hook or at load time)'));
   afterEach(() => check('during this test'));
-  afterAll(() => {
-    try {
-      check('in an afterAll hook');
-    } finally {
-      capture.stop();
-      g[INSTALLED_KEY] = false;
-    }
-  });
+  const hooks = globalThis as unknown as { afterAll: HookRegistrar };
+  const declareAfterAll = hooks.afterAll;
+  declareAfterAll(() => check('after the last test'));
+  hooks.afterAll = (fn, timeout) =>
+    declareAfterAll(async function (this: unknown) {
+      try {
+        await runHook(fn, this);
+      } finally {
+        check('in an afterAll hook');
+      }
+    }, timeout);
 }
