@@ -79,14 +79,17 @@ describe('error statuses become Make error types', () => {
 
   it('a job that fails midway: Wait returns it as finished with its error, and its stored rows are still listed', async () => {
     const emails = Array.from({ length: 200 }, (_, i) => `valid.f${i}@example.com`);
+    // Armed for the next job before it is submitted: at this time scale a 200-row job can finish
+    // before the submit module returns, and failJob by id would then find it already completed.
+    sb.faults.failJob(undefined, { afterRows: 50, error: 'mail server farm unreachable' });
     const submitted = await runModule('submitBulk', { emails }, conn);
     const jobId = (submitted.bundles[0] as { job_id: string }).job_id;
-    sb.faults.failJob(jobId, { afterRows: 50, error: 'mail server farm unreachable' });
     const waited = await runModule('waitForJob', { job_id: jobId }, conn, { repeatDelayMs: 20 });
     const job = waited.bundles[0] as { status: string; terminal: boolean; error: string; processed: number };
     expect(job.terminal).toBe(true);
     expect(job.status).toBe('failed');
     expect(job.error).toBe('mail server farm unreachable');
+    expect(job.processed).toBe(50);
     const rows = await runModule('listResults', { job_id: jobId, per_page: 20 }, conn);
     expect(rows.bundles.length).toBe(job.processed);
     expect(rows.bundles.length).toBeGreaterThan(0);
