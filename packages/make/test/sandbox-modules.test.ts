@@ -150,12 +150,25 @@ describe('Make modules against the sandbox', () => {
   });
 
   it('Wait for a Bulk Job repeats GET /v1/jobs/{id} until terminal, and stops there', async () => {
-    const jobId = await submit(Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`));
-    const r = await run('waitForJob', { job_id: jobId });
-    const job = r.bundles[0] as { terminal: boolean };
-    expect(job.terminal).toBe(true);
-    expect(r.requests.length).toBeGreaterThan(1);
-    expect(new Set(r.requests.map((q) => q.path))).toEqual(new Set([`/api/v1/jobs/${jobId}`]));
+    // A sandbox whose job stays queued for a real second: on the shared fast one a job can be finished
+    // before the first poll, and a single GET would prove nothing about repeating.
+    const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 1000, rowsPerSecond: 100_000 });
+    try {
+      const slowConn: MakeConnection = { apiKey: slow.apiKey, baseUrl: slow.baseUrl, webhookSecret: slow.webhookSecret };
+      const submitted = await runModule('submitBulk', { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) }, slowConn);
+      checkRequests(submitted.requests);
+      const jobId = (submitted.bundles[0] as { job_id: string }).job_id;
+      const r = await runModule('waitForJob', { job_id: jobId }, slowConn, { repeatDelayMs: 50 });
+      checkRequests(r.requests);
+      allOutputs.push(JSON.stringify(r.bundles));
+      for (const b of r.bundles) expectFieldsDeclared(b, interfaceOf('waitForJob'), 'waitForJob');
+      const job = r.bundles[0] as { terminal: boolean };
+      expect(job.terminal).toBe(true);
+      expect(r.requests.length).toBeGreaterThan(1);
+      expect(new Set(r.requests.map((q) => q.path))).toEqual(new Set([`/api/v1/jobs/${jobId}`]));
+    } finally {
+      await slow.close();
+    }
   });
 
   it('List Bulk Jobs and the job RPC read GET /v1/jobs newest first', async () => {
