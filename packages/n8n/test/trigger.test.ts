@@ -123,8 +123,12 @@ describe('with the sandbox', () => {
 			credentials,
 		});
 		const [[job]] = await action.execute.call(submit.context);
-		const delivery = await receiver.next();
-		expect(delivery.headers['x-service-job']).toBe(job.json.job_id);
+		// Taken by job id: the delivery may already be in when the submission returns.
+		const delivery = await receiver.next(
+			10_000,
+			(d) => d.headers['x-service-job'] === job.json.job_id,
+		);
+		expect(delivery.url).toBe('/hook');
 		const harness = webhookContext({
 			params: { output: 'results', resultOptions: { groups: ['safe_to_send'], simplify: true } },
 			credentials,
@@ -167,7 +171,10 @@ describe('with the sandbox', () => {
 		const [[waiting]] = await action.execute.call(submit.context);
 		expect(waiting.json).toMatchObject({ waiting_by: 'webhook' });
 		expect(submit.waits).toHaveLength(1);
-		const delivery = await receiver.next();
+		const delivery = await receiver.next(
+			10_000,
+			(d) => d.headers['x-service-job'] === waiting.json.job_id,
+		);
 		expect(delivery.url).toBe('/webhook-waiting/42');
 		const resume = webhookContext({
 			params,

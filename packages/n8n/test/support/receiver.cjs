@@ -8,6 +8,7 @@ const http = require('node:http');
 
 async function startReceiver({ status = 200 } = {}) {
 	const deliveries = [];
+	const taken = new Set();
 	const waiters = [];
 	const server = http.createServer((req, res) => {
 		const chunks = [];
@@ -32,17 +33,25 @@ async function startReceiver({ status = 200 } = {}) {
 	return {
 		url: `http://127.0.0.1:${port}`,
 		deliveries,
-		async next(timeoutMs = 10_000) {
-			const count = deliveries.length;
+		/**
+		 * The first delivery not handed out yet that matches, whether it arrived before this call or
+		 * arrives later: a fast job can be delivered before the test gets to ask for it, and an earlier
+		 * job's repeated delivery must not be taken for this one.
+		 */
+		async next(timeoutMs = 10_000, match = () => true) {
 			const started = Date.now();
-			while (deliveries.length === count) {
+			for (;;) {
+				const found = deliveries.find((d) => !taken.has(d) && match(d));
+				if (found) {
+					taken.add(found);
+					return found;
+				}
 				if (Date.now() - started > timeoutMs) throw new Error('no delivery arrived in time');
 				await new Promise((resolve) => {
 					waiters.push(resolve);
 					setTimeout(resolve, 100);
 				});
 			}
-			return deliveries[deliveries.length - 1];
 		},
 		close: () => new Promise((resolve) => server.close(resolve)),
 	};

@@ -7,7 +7,8 @@ export interface Delivery {
 export interface Receiver {
 	url: string;
 	deliveries: Delivery[];
-	next(timeoutMs?: number): Promise<Delivery>;
+	/** The first delivery not handed out yet that matches, waiting for one if none has arrived. */
+	next(timeoutMs?: number, match?: (delivery: Delivery) => boolean): Promise<Delivery>;
 	close(): Promise<void>;
 }
 export function startReceiver(options?: { status?: number }): Promise<Receiver>;
