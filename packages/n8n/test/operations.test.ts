@@ -558,31 +558,43 @@ describe('Bulk Job > Get, Get Many, Get Results, Wait for Completion', () => {
 	});
 
 	it('Wait for Completion fails clearly at the timeout when polling', async () => {
-		const { output } = await run({
-			resource: 'bulkJob',
-			operation: 'submit',
-			emailSource: 'list',
-			emails: Array.from({ length: 5000 }, (_, i) => `valid.slow${i}@example.com`),
-			waitForCompletion: false,
-			options: {},
-		});
-		const pending = String(output[0].json.job_id);
-		const failing = run(
-			{
-				resource: 'bulkJob',
-				operation: 'waitForCompletion',
-				jobId: { mode: 'id', value: pending },
-				waitMethod: 'polling',
-				timeoutMinutes: 0.0001,
-				pollIntervalSeconds: 10,
-				waitOutput: 'job',
-			},
-			undefined,
-			{ continueOnFail: true },
-		);
-		const result = await failing;
-		expect(result.output[0].json.error).toMatch(/still (queued|processing)/);
-		expect(result.output[0].pairedItem).toEqual({ item: 0 });
+		// A sandbox whose job stays queued for a minute of real time: on the fast shared one even a
+		// 5,000-address job finishes within a fraction of a second, before the wait may have started.
+		const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 60_000 });
+		try {
+			const slowCredentials = { apiKey: slow.apiKey, baseUrl: slow.baseUrl };
+			const { output } = await run(
+				{
+					resource: 'bulkJob',
+					operation: 'submit',
+					emailSource: 'list',
+					emails: Array.from({ length: 5000 }, (_, i) => `valid.slow${i}@example.com`),
+					waitForCompletion: false,
+					options: {},
+				},
+				undefined,
+				{ credentials: slowCredentials },
+			);
+			const pending = String(output[0].json.job_id);
+			const failing = run(
+				{
+					resource: 'bulkJob',
+					operation: 'waitForCompletion',
+					jobId: { mode: 'id', value: pending },
+					waitMethod: 'polling',
+					timeoutMinutes: 0.0001,
+					pollIntervalSeconds: 10,
+					waitOutput: 'job',
+				},
+				undefined,
+				{ continueOnFail: true, credentials: slowCredentials },
+			);
+			const result = await failing;
+			expect(result.output[0].json.error).toMatch(/still (queued|processing)/);
+			expect(result.output[0].pairedItem).toEqual({ item: 0 });
+		} finally {
+			await slow.close();
+		}
 	});
 
 	it('the job picker lists recent jobs and filters by the typed text', async () => {
