@@ -280,12 +280,15 @@ describe('bulk POSTs that may have reached the service are never sent again', ()
   test('a POST slower than the timeout: uncertain and not resent; whatever the service did is charged at most once', async () => {
     const acct = freshAccount(sb);
     const { client } = clientFor(sb, acct.apiKey);
-    sb.faults.slow({ path: '/v1/verify/bulk', delayMs: 400, count: 1 });
+    // The POST must reach the sandbox within the client's timeout (1 s: a wide margin on a loaded
+    // machine), and it is then held 2 s.
+    sb.faults.slow({ path: '/v1/verify/bulk', delayMs: 2_000, count: 1 });
     const from = sb.requests.length;
-    const error = await client.submitBulk({ emails: emailsOf(3, 'slowpost') }, { timeoutMs: 100 }).catch((e: unknown) => e);
+    const error = await client.submitBulk({ emails: emailsOf(3, 'slowpost') }, { timeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubmissionUncertainError);
-    // Let the held request finish on the service side before counting.
-    await new Promise((r) => setTimeout(r, 500));
+    // Let the held request finish on the service side before counting. It arrived before the timeout,
+    // so its hold ends at most 3 s after the send, and this timer expires no earlier: timers fire in order.
+    await new Promise((r) => setTimeout(r, 2_000));
     const jobs = (await client.listJobs()).jobs;
     expect(jobs.length).toBeLessThanOrEqual(1);
     expect(countBulkPosts(requestsSince(sb, from))).toBe(1);
