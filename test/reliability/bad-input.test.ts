@@ -15,7 +15,14 @@ installSecretGuard();
 let sb: Sandbox;
 beforeAll(async () => {
   // Spec rules on the sandbox too: were anything to slip through the client, it would be refused, not charged.
-  sb = await startFastSandbox({ allowInsecureWebhooks: false });
+  // No DNS: a host that cannot be resolved passes the submission check and every delivery attempt is
+  // refused before connecting, so the control's webhook URL neither waits on nor reaches the network.
+  sb = await startFastSandbox({
+    allowInsecureWebhooks: false,
+    resolver: async () => {
+      throw new Error('no DNS in this test');
+    },
+  });
 });
 afterAll(() => sb.close());
 
