@@ -18,7 +18,7 @@ import {
   type ResultsPage,
   type SingleResult,
 } from '../rules';
-import { validateBulkBody } from './validate-bulk';
+import { validateBulkBody, webhookUrlRefused } from './validate-bulk';
 
 interface RouteInput {
   ctx: SandboxContext;
@@ -137,18 +137,7 @@ async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
   const request = validateBulkBody(body, ctx.allowInsecureWebhooks);
   if (request.webhookUrl) {
     const violations = await resolvesPrivately(ctx, request.webhookUrl);
-    if (violations.length) {
-      throw new HttpError(
-        422,
-        'invalid_webhook_url',
-        `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`,
-        {
-          field: 'webhook_url',
-          rule: violations[0]!.rule,
-          violations,
-        },
-      );
-    }
+    if (violations.length) throw webhookUrlRefused(violations);
   }
   const paused = ctx.faults.newJobsPaused;
   if (paused) {

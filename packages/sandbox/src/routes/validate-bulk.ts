@@ -1,5 +1,12 @@
 import { HttpError, fieldError } from '../http/errors';
-import { checkWebhookUrl, emailProblem, LIMITS, PRIORITIES, type Priority } from '../rules';
+import {
+  checkWebhookUrl,
+  emailProblem,
+  LIMITS,
+  PRIORITIES,
+  type Priority,
+  type WebhookUrlViolation,
+} from '../rules';
 
 export interface BulkRequest {
   /** Unique addresses (case-insensitive), first spelling kept, in submission order. */
@@ -29,6 +36,16 @@ function describeItem(item: unknown): string {
  * Every rule of POST /v1/verify/bulk that can be judged from the body alone. Throws 422 naming the
  * field and the rule; for addresses, the 422 lists every offending item with its index and reason.
  */
+/** The one 422 for a webhook_url the service will not deliver to, whether judged by its text or its DNS. */
+export function webhookUrlRefused(violations: readonly WebhookUrlViolation[]): HttpError {
+  return new HttpError(
+    422,
+    'invalid_webhook_url',
+    `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`,
+    { field: 'webhook_url', rule: violations[0]!.rule, violations },
+  );
+}
+
 export function validateBulkBody(body: Record<string, unknown>, allowInsecureWebhooks: boolean): BulkRequest {
   const { emails, name, webhook_url: webhookUrl, priority, check_smtp: checkSmtp } = body;
   if (!Array.isArray(emails)) {
@@ -75,18 +92,7 @@ export function validateBulkBody(body: Record<string, unknown>, allowInsecureWeb
   }
   if (webhookUrl !== undefined && webhookUrl !== null) {
     const violations = checkWebhookUrl(webhookUrl, { allowLoopbackHttp: allowInsecureWebhooks });
-    if (violations.length) {
-      throw new HttpError(
-        422,
-        'invalid_webhook_url',
-        `webhook_url was refused and nothing was charged: ${violations.map((v) => v.message).join('; ')}.`,
-        {
-          field: 'webhook_url',
-          rule: violations[0]!.rule,
-          violations,
-        },
-      );
-    }
+    if (violations.length) throw webhookUrlRefused(violations);
   }
   if (priority !== undefined && priority !== null && !(PRIORITIES as readonly unknown[]).includes(priority)) {
     throw fieldError('priority', 'enum', `priority must be one of ${PRIORITIES.join(', ')}.`);
