@@ -1,4 +1,5 @@
 import {
+  preflightEmails,
   withCategory,
   type BulkSubmission,
   type CreditBalance,
@@ -6,6 +7,7 @@ import {
   type ResultRow,
   type SingleResult,
 } from '@evf/client';
+import { preflightSummary } from './shapes';
 
 /** Zapier's sample type is an open record; the typed samples below are checked as the wire types. */
 export function asSample<T extends object>(value: T): Record<string, unknown> {
@@ -116,3 +118,17 @@ export const creditBalanceSample: CreditBalance = {
   plan_limit: null,
   renewal_date: '2026-02-01T00:00:00Z',
 };
+
+/**
+ * Pre-flight's report on a pasted list of five (one malformed row, one duplicate differing only in
+ * case), made by the real pre-flight so the sample cannot drift from what a step outputs.
+ */
+export const preflightSample = preflightSummary(
+  preflightEmails([
+    'ada@northwind.example',
+    'grace@contoso.example',
+    'ghost@contoso.example',
+    'jane.doe@',
+    'ADA@northwind.example',
+  ]),
+);

@@ -5,7 +5,7 @@ import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, preflightOutputFields } from '../fields/outputs';
-import { bulkSubmissionSample } from '../samples';
+import { bulkSubmissionSample, preflightSample } from '../samples';
 import { preflightSummary } from '../shapes';
 
 /** One output for a list that may have become several jobs (over 50,000 addresses). */
@@ -44,12 +44,7 @@ const sample = {
   credits_remaining: bulkSubmissionSample.credits_remaining,
   created_at: bulkSubmissionSample.created_at,
   jobs: [bulkSubmissionSample],
-  received: 5,
-  unique_count: 3,
-  duplicates_removed: 1,
-  malformed_removed: 1,
-  malformed: [{ email: 'jane.doe@', position: 4, reason: 'has no domain after the @' }],
-  duplicates: [{ email: 'ADA@northwind.example', position: 5, first_position: 1 }],
+  ...preflightSample,
   rejected_by_service: [{ email: 'ghost@contoso.example', reason: 'refused by the service' }],
 };
 

@@ -13,7 +13,7 @@ import {
   verifiedAddressOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
-import { categorizedRowSamples, completedJobSample } from '../samples';
+import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
 import { preflightSummary, type PreflightSummary } from '../shapes';
 
 /** What perform hands to performResume (Zapier stores it as bundle.outputData while the Zap waits). */
@@ -104,12 +104,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>
 
 const sample = {
   ...completedJobSample,
-  received: 5,
-  unique_count: 3,
-  duplicates_removed: 1,
-  malformed_removed: 1,
-  malformed: [{ email: 'jane.doe@', position: 5, reason: 'has no domain after the @' }],
-  duplicates: [{ email: 'ADA@northwind.example', position: 4, first_position: 1 }],
+  ...preflightSample,
   counts: countByGroup(categorizedRowSamples),
   returned_rows: categorizedRowSamples.length,
   truncated: false,
