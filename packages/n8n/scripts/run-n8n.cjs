@@ -14,9 +14,6 @@ const path = require('node:path');
 const net = require('node:net');
 const runner = require('./n8n-runner.cjs');
 
-// The sandbox's public demo credentials (the same as `npm start`): they only work against this local sandbox.
-const DEMO_API_KEY = 'evf_sandbox_demo_public_key_0001';
-const DEMO_WEBHOOK_SECRET = 'whsec_sandbox_demo_public_secret_0001';
 const CREDENTIAL_ID = 'evfSandboxCred01';
 
 function portIsFree(port) {
@@ -40,21 +37,13 @@ async function main() {
 	await runner.ensureN8n();
 	runner.buildPackage();
 
-	const { startSandbox } = require('@evf/sandbox');
+	// The sandbox's public demo account, the same as `npm start`: its key only works against this sandbox.
+	const { startSandbox, DEMO_ACCOUNT } = require('@evf/sandbox');
 	const sandbox = await startSandbox({
 		port: await pickPort(Number(process.env.EVF_SANDBOX_PORT) || 8787),
 		timeScale: 1,
 		allowInsecureWebhooks: true,
-		accounts: [
-			{
-				id: 'acct_demo',
-				name: 'Demo account',
-				plan: 'pro',
-				credits: 1_000_000,
-				keys: [{ id: 'key_demo', key: DEMO_API_KEY }],
-				webhookSecret: DEMO_WEBHOOK_SECRET,
-			},
-		],
+		accounts: [DEMO_ACCOUNT],
 	});
 
 	const port = await pickPort(Number(process.env.N8N_DEV_PORT) || 5678);

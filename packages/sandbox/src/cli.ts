@@ -2,10 +2,8 @@
  * `npm start`: the sandbox on a fixed local port in real time, for building zaps, workflows and
  * scenarios without an account. The key and secret it prints are the sandbox's public demo credentials.
  */
+import { DEMO_ACCOUNT } from './demo-account';
 import { startSandbox } from './server';
-
-const DEMO_API_KEY = 'evf_sandbox_demo_public_key_0001';
-const DEMO_WEBHOOK_SECRET = 'whsec_sandbox_demo_public_secret_0001';
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8787;
@@ -25,20 +23,7 @@ async function main(): Promise<void> {
     host: process.env.HOST || '127.0.0.1',
     timeScale: 1,
     allowInsecureWebhooks: true,
-    ...(configFile
-      ? { configFile }
-      : {
-          accounts: [
-            {
-              id: 'acct_demo',
-              name: 'Demo account',
-              plan: 'pro',
-              credits: 1_000_000,
-              keys: [{ id: 'key_demo', key: DEMO_API_KEY }],
-              webhookSecret: DEMO_WEBHOOK_SECRET,
-            },
-          ],
-        }),
+    ...(configFile ? { configFile } : { accounts: [DEMO_ACCOUNT] }),
   });
   const lines = [
     '',

@@ -1,4 +1,5 @@
 export { startSandbox, type Sandbox } from './server';
+export { DEMO_ACCOUNT } from './demo-account';
 export type { SandboxOptions } from './options';
 export type { AccountSeed, KeySeed, AccountCredentials } from './engine/accounts';
 export type { FaultController, FailNextSpec, SlowSpec, FaultOptions, RequestMatcher } from './faults';
