@@ -18,27 +18,12 @@ import {
 } from '@evf/client';
 import { fetchTransport } from '@evf/client/node';
 import { loadFixture } from '@evf/contract/fixtures';
+import { useNock } from '../../../test/support/nock';
 import { api, BASE, fakeRuntime, KEY, makeClient, replyWithFixture } from './helpers';
 
 const JOB = 'job_7f3c2a9e41b84d05';
 
-// nock patches Node's http module and fetch, which outlive this file's module registry: start from a
-// clean activation and restore afterwards, so a later suite in the same worker runs on real sockets.
-beforeAll(() => {
-  nock.restore();
-  nock.activate();
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-  nock.restore();
-});
+useNock();
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

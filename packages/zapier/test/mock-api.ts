@@ -5,6 +5,7 @@
 import nock from 'nock';
 import { validateResponse } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
+import { useNock as useNockForFile } from '../../../test/support/nock';
 import { BASE, KEY, ORIGIN } from './helpers';
 
 /** The API with the key checked on every request: a call without it finds no interceptor and fails. */
@@ -47,27 +48,7 @@ export function requestCounter(): { count: () => number } {
   return { count: () => n };
 }
 
-/**
- * Mocks the network for one test file and checks every mock was used. nock patches Node's http module,
- * which outlives the file's module registry, so it is restored afterwards: the next file in the same
- * worker (e.g. one against real sockets) must not be intercepted.
- */
+/** Mocks the network for one test file; requestCounter's catch-all interceptors are meant to stay unused. */
 export function useNock(): void {
-  beforeAll(() => {
-    // A suite that ran earlier in this worker loaded its own copy of nock and restored it; start clean.
-    nock.restore();
-    nock.activate();
-    nock.disableNetConnect();
-  });
-  afterEach(() => {
-    // The catch-all interceptors of requestCounter are meant to stay unused.
-    const pending = nock.pendingMocks().filter((m) => !m.endsWith(CATCH_ALL.toString()));
-    nock.cleanAll();
-    expect(pending).toEqual([]);
-  });
-  afterAll(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-    nock.restore();
-  });
+  useNockForFile({ unusedAllowed: (mock) => mock.endsWith(CATCH_ALL.toString()) });
 }
