@@ -1,62 +1,45 @@
 /**
- * Every app file parses as JSON with comments and validates against the schema Make's editor
- * applies to it; makecomapp.json names every file and every file it names exists.
+ * Every app file validates against the JSON Schema Make's editor applies to it. Make's schemas are not
+ * in this repository (see support/schema-location.ts): without them this one suite is skipped with a
+ * line saying how to run it, except under CI=true, where a missing folder fails the run so CI keeps
+ * checking the files.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { APP_DIR, components, listAppFiles, makecomapp, readJsonc, type ComponentType } from './support/app-files';
+import { listAppFiles, makecomapp, readJsonc } from './support/app-files';
 import { schemaNameFor, validateAgainst } from './support/make-schemas';
+import { schemasMissingMessage, schemasPresent } from './support/schema-location';
 
-const namedFiles = (): string[] => {
-  const general = Object.values(makecomapp.generalCodeFiles).filter((f): f is string => typeof f === 'string');
-  const types: ComponentType[] = ['connection', 'webhook', 'module', 'rpc', 'function', 'endpoint'];
-  const own = types.flatMap((t) =>
-    components(t).flatMap(([, meta]) => Object.values(meta.codeFiles).filter((f): f is string => typeof f === 'string')),
-  );
-  return [...general, ...own];
-};
+const present = schemasPresent();
+const inCi = process.env.CI === 'true';
 
-describe('Make app files', () => {
-  it('makecomapp.json validates against the local-development schema', () => {
-    expect(schemaNameFor('makecomapp.json')).toBe('makecomapp.schema.json');
-    expect(validateAgainst('makecomapp.schema.json', makecomapp)).toEqual([]);
+if (!present && inCi) {
+  describe("Make's app schemas (required under CI=true)", () => {
+    it('are present', () => {
+      throw new Error(schemasMissingMessage());
+    });
   });
-
-  it('names every file under app/, and every named file exists', () => {
-    const named = namedFiles();
-    expect(new Set(named).size).toBe(named.length);
-    for (const f of named) expect(existsSync(join(APP_DIR, f))).toBe(true);
-    const unnamed = listAppFiles().filter((f) => f !== 'makecomapp.json' && !named.includes(f));
-    expect(unnamed).toEqual([]);
+} else if (!present) {
+  console.log(schemasMissingMessage());
+  describe.skip("Make's app schemas not found (set EVF_MAKE_SCHEMAS or lay out ../shared/make-app-schemas to run)", () => {
+    it('skipped', () => undefined);
   });
+} else {
+  describe('Make app files against Make’s JSON Schemas', () => {
+    it('makecomapp.json validates against the local-development schema', () => {
+      expect(schemaNameFor('makecomapp.json')).toBe('makecomapp.schema.json');
+      expect(validateAgainst('makecomapp.schema.json', makecomapp)).toEqual([]);
+    });
 
-  const jsonFiles = listAppFiles().filter((f) => f.endsWith('.json'));
-
-  it.each(jsonFiles)('%s parses and validates against its Make schema', (file) => {
-    const value = readJsonc(file);
-    const schema = schemaNameFor(file);
-    if (file === 'general/common.json' || file === 'modules/groups.json' || file === 'makecomapp.json') {
+    it.each(listAppFiles().filter((f) => f.endsWith('.json')))('%s parses and validates against its Make schema', (file) => {
+      const schema = schemaNameFor(file);
       expect(schema).toBeDefined();
-    }
-    expect(schema).toBeDefined();
-    expect(validateAgainst(schema!, value)).toEqual([]);
-  });
+      expect(validateAgainst(schema!, readJsonc(file))).toEqual([]);
+    });
 
-  it('the schemas do reject a broken file (the check can fail)', () => {
-    expect(validateAgainst('api.json', { url: '/v1/verify/single', method: 'POST' })).not.toEqual([]);
-    expect(validateAgainst('parameters.json', [{ name: 'x', type: 'no-such-type' }])).not.toEqual([]);
-    expect(validateAgainst('base.json', { response: { error: { '429': { type: 'RateLimitError' } } } })).not.toEqual([]);
-    expect(validateAgainst('makecomapp.schema.json', { ...makecomapp, origins: [{}] })).not.toEqual([]);
+    it('the schemas do reject a broken file (the check can fail)', () => {
+      expect(validateAgainst('api.json', { url: '/v1/verify/single', method: 'POST' })).not.toEqual([]);
+      expect(validateAgainst('parameters.json', [{ name: 'x', type: 'no-such-type' }])).not.toEqual([]);
+      expect(validateAgainst('base.json', { response: { error: { '429': { type: 'RateLimitError' } } } })).not.toEqual([]);
+      expect(validateAgainst('makecomapp.schema.json', { ...makecomapp, origins: [{}] })).not.toEqual([]);
+    });
   });
-
-  it('every module names a connection that exists; the instant trigger names the webhook', () => {
-    const connections = components('connection').map(([id]) => id);
-    const webhooks = components('webhook').map(([id]) => id);
-    for (const [, meta] of [...components('module'), ...components('rpc'), ...components('webhook')]) {
-      expect(connections).toContain(meta.connection);
-    }
-    const instant = components('module').filter(([, m]) => m.moduleType === 'instant_trigger');
-    expect(instant).toHaveLength(1);
-    expect(webhooks).toContain(instant[0][1].webhook);
-  });
-});
+}

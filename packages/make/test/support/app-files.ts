@@ -1,21 +1,9 @@
 /** Reads the Make app exactly as the Make Apps Editor would: makecomapp.json and its JSON-with-comments files. */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export const APP_DIR = join(__dirname, '..', '..', 'app');
-/**
- * Make's JSON Schemas (MIT, from Make's editor extension) are not copied into this repository: they are
- * read from the workplace's shared/make-app-schemas beside the clone, or from EVF_MAKE_SCHEMAS.
- */
-export const SCHEMA_DIR =
-  process.env.EVF_MAKE_SCHEMAS ?? join(__dirname, '..', '..', '..', '..', '..', 'shared', 'make-app-schemas');
-if (!existsSync(join(SCHEMA_DIR, 'file-match.json'))) {
-  throw new Error(
-    `Make's app schemas were not found at ${SCHEMA_DIR}. They live in shared/make-app-schemas beside this repository; set EVF_MAKE_SCHEMAS to their folder if they are elsewhere.`,
-  );
-}
-
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export type ComponentType = 'connection' | 'webhook' | 'module' | 'rpc' | 'function' | 'endpoint';

@@ -3,29 +3,41 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { SCHEMA_DIR } from './app-files';
+import { SCHEMA_DIR } from './schema-location';
 
 interface FileMatch {
   fileMatch: string[];
   url: string;
 }
 
-const ajv = new Ajv({
-  // Make's schemas carry editor-only keywords (errorMessage, doNotSuggest) and defaults of other
-  // types; they are annotations for VS Code, not rules, so strict mode is off.
-  strict: false,
-  allErrors: true,
-  // The editor evaluates patterns without the unicode flag; one of them (`\-`) is invalid with it.
-  unicodeRegExp: false,
-});
-addFormats(ajv);
-for (const name of readdirSync(SCHEMA_DIR).filter((n) => n.endsWith('.json') && n !== 'file-match.json')) {
-  const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, name), 'utf8'));
-  // The schemas refer to each other by file name (sources.json#/definitions/url).
-  ajv.addSchema({ ...schema, $id: name }, name);
+interface Loaded {
+  ajv: Ajv;
+  fileMatches: FileMatch[];
 }
 
-const fileMatches: FileMatch[] = JSON.parse(readFileSync(join(SCHEMA_DIR, 'file-match.json'), 'utf8'));
+let loaded: Loaded | undefined;
+
+/** Read on first use, so importing this file never touches the schema folder (it may be absent). */
+function load(): Loaded {
+  if (loaded) return loaded;
+  const ajv = new Ajv({
+    // Make's schemas carry editor-only keywords (errorMessage, doNotSuggest) and defaults of other
+    // types; they are annotations for VS Code, not rules, so strict mode is off.
+    strict: false,
+    allErrors: true,
+    // The editor evaluates patterns without the unicode flag; one of them (`\-`) is invalid with it.
+    unicodeRegExp: false,
+  });
+  addFormats(ajv);
+  for (const name of readdirSync(SCHEMA_DIR).filter((n) => n.endsWith('.json') && n !== 'file-match.json')) {
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, name), 'utf8'));
+    // The schemas refer to each other by file name (sources.json#/definitions/url).
+    ajv.addSchema({ ...schema, $id: name }, name);
+  }
+  const fileMatches: FileMatch[] = JSON.parse(readFileSync(join(SCHEMA_DIR, 'file-match.json'), 'utf8'));
+  loaded = { ajv, fileMatches };
+  return loaded;
+}
 
 function globToRegExp(glob: string): RegExp {
   const escaped = glob
@@ -45,7 +57,7 @@ export function schemaNameFor(relPath: string): string | undefined {
   if (relPath.endsWith('.static-params.iml.json')) return 'parameters.json';
   if (/(^|\/)[^/]+\.scope\.iml\.json$/.test(relPath)) return 'scope.json';
   let found: string | undefined;
-  for (const entry of fileMatches) {
+  for (const entry of load().fileMatches) {
     if (entry.fileMatch.some((glob) => globToRegExp(glob).test(relPath))) {
       found = entry.url.split('/').pop();
     }
@@ -58,7 +70,7 @@ const compiled = new Map<string, ValidateFunction>();
 export function validateAgainst(schemaName: string, value: unknown): string[] {
   let fn = compiled.get(schemaName);
   if (!fn) {
-    fn = ajv.getSchema(schemaName);
+    fn = load().ajv.getSchema(schemaName);
     if (!fn) throw new Error(`No Make schema named ${schemaName}`);
     compiled.set(schemaName, fn);
   }
