@@ -315,6 +315,88 @@ describe('Bulk Job > Submit', () => {
 		expect(output.every((o) => o.json.job_id && o.json.category)).toBe(true);
 	}, 60_000);
 
+	describe('a failure after the service accepted the job names it as charged and still running', () => {
+		// Jobs stay queued for ten minutes of real time here, so every wait below is still waiting.
+		let slow: Sandbox;
+		let slowCredentials: TestCredentials;
+		beforeAll(async () => {
+			slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 600_000 });
+			slowCredentials = { apiKey: slow.apiKey, baseUrl: slow.baseUrl };
+		});
+		afterAll(async () => {
+			await slow.close();
+		});
+		/** The job the last submission created, as the node itself polled it. */
+		const lastPolledJob = (): string | undefined =>
+			slow.requests
+				.filter((r) => r.method === 'GET' && /^\/v1\/jobs\/[^/]+$/.test(r.path))
+				.map((r) => r.path.slice('/v1/jobs/'.length))
+				.pop();
+		const submitAndPoll = (emails: string, extra: Record<string, unknown>) => ({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails,
+			waitForCompletion: true,
+			waitMethod: 'polling',
+			waitOutput: 'results',
+			resultOptions: {},
+			options: {},
+			...extra,
+		});
+
+		it('the wait times out: the error names the job, says it is charged and running, and warns against re-running', async () => {
+			const failure = await run(
+				submitAndPoll('valid.t1@example.com\ninvalid.t2@example.com', {
+					timeoutMinutes: 0.0005,
+					pollIntervalSeconds: 10,
+				}),
+				undefined,
+				{ credentials: slowCredentials },
+			).catch((error: unknown) => error);
+			expect(failure).toBeInstanceOf(NodeOperationError);
+			const jobId = lastPolledJob();
+			expect(jobId).toMatch(/\S/);
+			const { message, description } = failure as NodeOperationError;
+			expect(message).toContain(`job ${jobId} was submitted and charged and still running`);
+			expect(message).toMatch(/still (queued|processing)/);
+			expect(description).toMatch(/Do not run this step again/);
+			expect(slow.job(jobId!)?.terminal).toBe(false);
+		});
+
+		it('Stop during a long polling interval ends the wait within a step of n8n sleep, naming the charged job', async () => {
+			const harness = executeContext({
+				params: submitAndPoll('valid.c1@example.com', {
+					timeoutMinutes: 60,
+					// Ten minutes between polls: only the cancel check between sleep steps can end this in time.
+					pollIntervalSeconds: 600,
+				}),
+				credentials: slowCredentials,
+			});
+			const running = node.execute.call(harness.context).catch((error: unknown) => error);
+			await waitFor(
+				() => harness.sent.some((r) => r.method === 'GET' && /\/v1\/jobs\/[^/?]+$/.test(r.url)),
+				{ timeoutMs: 30_000, what: 'first poll of the submitted job' },
+			);
+			harness.abort.abort();
+			const failure = (await running) as NodeOperationError;
+			expect(failure).toBeInstanceOf(NodeOperationError);
+			const jobId = lastPolledJob();
+			expect(failure.message).toContain(`job ${jobId} was submitted and charged and still running`);
+		}, 120_000);
+
+		it('Continue On Fail outputs the same warning as an item', async () => {
+			const { output } = await run(
+				submitAndPoll('valid.f1@example.com', { timeoutMinutes: 0.0005, pollIntervalSeconds: 10 }),
+				undefined,
+				{ credentials: slowCredentials, continueOnFail: true },
+			);
+			const jobId = lastPolledJob();
+			expect(output[0].json.error).toContain(`job ${jobId} was submitted and charged`);
+			expect(output[0].json.description).toMatch(/Do not run this step again/);
+		});
+	});
+
 	it('with a reachable resume URL, submits with it and pauses the execution until the timeout', async () => {
 		const resumeUrl = `${sandbox.origin.replace('127.0.0.1', 'localhost')}/unused-resume/123`;
 		const { output, harness } = await run(

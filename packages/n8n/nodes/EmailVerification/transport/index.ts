@@ -12,7 +12,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep, sleepWithAbort } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import {
 	EmailVerificationClient,
 	TransportError,
@@ -52,10 +52,36 @@ interface FullResponse {
 	statusCode: number;
 }
 
+/**
+ * The longest single `sleep` while a wait can be cancelled: a cancelled execution stops within this.
+ * Short enough for a user who presses Stop, long enough that a 15 s poll interval is 15 calls.
+ */
+export const CANCEL_CHECK_MS = 1000;
+
+function cancelled(signal: AbortSignal): Error {
+	return signal.reason instanceof Error ? signal.reason : new Error('The execution was cancelled.');
+}
+
+/**
+ * Waits `ms` with n8n-workflow's `sleep`, the one wait every supported n8n has (`sleepWithAbort` is
+ * gone since n8n-workflow 2.34.0; community nodes may not use timers). It sleeps in short steps and
+ * checks the execution's cancel signal between them, so Stop still ends a long wait.
+ */
+export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
+	if (!signal) return await sleep(Math.max(0, ms));
+	const until = Date.now() + Math.max(0, ms);
+	for (;;) {
+		if (signal.aborted) throw cancelled(signal);
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(left, CANCEL_CHECK_MS));
+	}
+}
+
 /** n8n's sleep instead of timers: community nodes may not touch setTimeout. */
 export const n8nRuntime: Runtime = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => (signal ? await sleepWithAbort(ms, signal) : await sleep(ms)),
+	sleep: sleepUnlessCancelled,
 	random: () => Math.random(),
 };
 

@@ -18,6 +18,7 @@ import {
 	pollAndOutput,
 	readRowOptions,
 	readWaitSettings,
+	failureAfterSubmission,
 	usableResumeUrl,
 	type WaitSettings,
 } from './waiting';
@@ -179,6 +180,7 @@ async function submitOne(
 	options: SubmitOptions,
 	pairing: number | readonly number[],
 	itemIndex: number,
+	submitted: string[],
 ): Promise<INodeExecutionData[]> {
 	const read = (name: string, fallback: unknown) =>
 		context.getNodeParameter(name, itemIndex, fallback);
@@ -199,6 +201,7 @@ async function submitOne(
 		},
 		{ signal: context.getExecutionCancelSignal() },
 	);
+	for (const job of submission.jobs) submitted.push(job.job_id);
 	if (!settings) return submissionItems(submission, pairing);
 	if (resumeUrl) {
 		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
@@ -220,20 +223,29 @@ export async function execute(
 	client: EmailVerificationClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const source = this.getNodeParameter('emailSource', 0) as 'field' | 'list';
-	if (source === 'field') {
-		const field = this.getNodeParameter('emailField', 0) as string;
-		const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
-		const values = items.map((item) => readField(item.json, field));
-		const all = items.map((_, index) => index);
-		return await submitOne(this, client, values, options, all, 0);
+	// Every job the service accepted in this run, so any later failure can name what was charged.
+	const submitted: string[] = [];
+	let itemIndex: number | undefined;
+	try {
+		const source = this.getNodeParameter('emailSource', 0) as 'field' | 'list';
+		if (source === 'field') {
+			const field = this.getNodeParameter('emailField', 0) as string;
+			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
+			const values = items.map((item) => readField(item.json, field));
+			const all = items.map((_, index) => index);
+			return await submitOne(this, client, values, options, all, 0, submitted);
+		}
+		const out: INodeExecutionData[] = [];
+		for (let i = 0; i < items.length; i++) {
+			itemIndex = i;
+			const raw = this.getNodeParameter('emails', i) as unknown;
+			const emails = Array.isArray(raw) ? raw : String(raw ?? '');
+			const options = this.getNodeParameter('options', i, {}) as SubmitOptions;
+			const made = await submitOne(this, client, emails, options, i, i, submitted);
+			for (const item of made) out.push(item);
+		}
+		return out;
+	} catch (error) {
+		throw failureAfterSubmission(this.getNode(), error, submitted, itemIndex);
 	}
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const raw = this.getNodeParameter('emails', i) as unknown;
-		const emails = Array.isArray(raw) ? raw : String(raw ?? '');
-		const options = this.getNodeParameter('options', i, {}) as SubmitOptions;
-		for (const item of await submitOne(this, client, emails, options, i, i)) out.push(item);
-	}
-	return out;
 }

@@ -6,6 +6,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -42,6 +43,37 @@ export interface RowOptions {
 }
 
 type ParameterReader = (name: string, fallback: unknown) => unknown;
+
+/**
+ * An error after the service accepted jobs: they are charged and keep running whatever failed here
+ * (a wait, a pause, reading rows). Running the step again would submit and charge the list a second
+ * time, so the error names every accepted job and says what to do instead.
+ */
+export function failureAfterSubmission(
+	node: INode,
+	error: unknown,
+	jobIds: readonly string[],
+	itemIndex?: number,
+): Error {
+	const cause = toNodeError(node, error, itemIndex);
+	if (jobIds.length === 0) return cause;
+	const jobs = jobIds.length === 1 ? `job ${jobIds[0]} was` : `jobs ${jobIds.join(', ')} were`;
+	const them = jobIds.length === 1 ? 'it' : 'them';
+	const causeDescription = (cause as { description?: string | null }).description;
+	return new NodeOperationError(
+		node,
+		`The bulk ${jobs} submitted and charged and still running on the service, but then this step failed: ${cause.message}`,
+		{
+			itemIndex,
+			description: [
+				`Do not run this step again: that would submit and charge the list a second time. Use Bulk Job > Wait for Completion or Get Results with the job ID${jobIds.length === 1 ? '' : 's'} above to get ${them}.`,
+				causeDescription,
+			]
+				.filter(Boolean)
+				.join(' '),
+		},
+	);
+}
 
 function positiveOr(value: number, fallback: number): number {
 	return Number.isFinite(value) && value > 0 ? value : fallback;
