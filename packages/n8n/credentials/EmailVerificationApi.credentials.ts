@@ -36,9 +36,12 @@ export class EmailVerificationApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: 'https://api.example.invalid/api',
+			// No default: any address put here would be wrong for someone, and a wrong host fails later
+			// with an error that does not point back to this field.
+			default: '',
+			placeholder: 'https://<your service host>/api',
 			description:
-				'Address of the service, ending in /api. For the local sandbox use http://127.0.0.1:8787/api.',
+				'The API address of the service, ending in /api (every endpoint is under it, e.g. /api/v1/account). Use https.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -77,5 +80,32 @@ export class EmailVerificationApi implements ICredentialType {
 			url: '/v1/account',
 			method: 'GET',
 		},
+		// n8n's own text for these statuses names neither field; these say which one to fix.
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing was found at Base URL + /v1/account (HTTP 404). Check the Base URL: it is the API address and ends in /api.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service did not accept this API key (HTTP 401). Check the key, or create a new one in the app.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The service refused access with this API key (HTTP 403): the account may have no API access on its plan.',
+				},
+			},
+		],
 	};
 }

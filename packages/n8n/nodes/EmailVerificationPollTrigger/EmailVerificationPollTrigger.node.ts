@@ -25,7 +25,8 @@ export class EmailVerificationPollTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: 'On Bulk Job Finished (Polling)',
+		// The canvas shows it under the node name, so it says how, not what again.
+		subtitle: 'Checks the newest jobs',
 		description:
 			'Starts the workflow when a bulk job finishes, by checking the job list. For n8n instances the service cannot reach.',
 		defaults: { name: 'On Bulk Job Finished (Polling)' },
@@ -35,8 +36,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 		credentials: [{ name: 'emailVerificationApi', required: true }],
 		properties: [
 			{
-				displayName:
-					'Checks the newest jobs at the interval below and emits each job once when it has finished. Reading jobs is free.',
+				displayName: `At the Poll Times set above, checks the ${JOBS_PER_POLL} newest jobs and starts the workflow once for each job that has finished since the last check. Reading jobs costs no credits.`,
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',

@@ -26,9 +26,11 @@ export class EmailVerificationTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: 'On Bulk Job Finished',
-		description:
-			'Starts the workflow when a bulk job finishes, from the signed webhook the service sends once per job',
+		// The canvas shows the node name already; the subtitle says what the node outputs.
+		subtitle: '={{ $parameter["output"] === "results" ? "Result rows" : "Job summary" }}',
+		// n8n's node creator merges this trigger with the Email Verification node into one entry and shows
+		// the trigger's description for both, so it describes the whole integration.
+		description: 'Verify email addresses one by one or as bulk jobs, and act when a job finishes',
 		defaults: { name: 'On Bulk Job Finished' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -41,10 +43,38 @@ export class EmailVerificationTrigger implements INodeType {
 				path: 'bulk-job-finished',
 			},
 		],
+		// What n8n's trigger panel says instead of its generic "go to the service and create an event".
+		triggerPanel: {
+			header: "Submit a bulk job with this trigger's Test URL as its Webhook URL",
+			executionsHelp: {
+				inactive:
+					"<b>While building your workflow</b>, click 'Execute step', then run an Email Verification node with Bulk Job > Submit whose <i>Webhook URL</i> option is this trigger's <b>Test URL</b> (shown under Webhook URLs above). When the job finishes, the service calls it and the job appears here.<br /><br /><b>Once your workflow is ready</b>, publish it and use the <b>Production URL</b> in Submit instead. Each finished job then starts one execution, which you can see in the <a data-key=\"executions\">list of executions</a>.",
+				active:
+					"<b>While building your workflow</b>, click 'Execute step', then submit a bulk job whose <i>Webhook URL</i> is this trigger's <b>Test URL</b>. When the job finishes, it appears here.<br /><br /><b>Your workflow is published</b>: every job submitted with the <b>Production URL</b> as its Webhook URL starts one execution when it finishes. You can see them in the <a data-key=\"executions\">list of executions</a>.",
+			},
+			activationHint:
+				"Once you've finished building your workflow, publish it and put the <b>Production URL</b> into the Webhook URL option of Bulk Job > Submit.",
+		},
 		properties: [
 			{
+				// The option name is what n8n's node creator lists as this trigger's action ("On bulk job
+				// finished") instead of a generic "On new Email Verification event".
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				default: 'bulkJobFinished',
+				options: [
+					{
+						name: 'Bulk Job Finished',
+						value: 'bulkJobFinished',
+						description: 'A bulk job completed, failed or was cancelled',
+					},
+				],
+			},
+			{
 				displayName:
-					'Copy the production URL above into the Webhook URL option of Bulk Job > Submit. Every delivery is checked against the Webhook Signing Secret of the credential; others get 401.',
+					'Put the Production URL above into the Webhook URL option of Bulk Job > Submit. Every delivery is checked against the Webhook Signing Secret of the credential; others get 401.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

@@ -242,6 +242,8 @@ export function loadOptionsContext(credentials: TestCredentials): Harness<ILoadO
 	const context = {
 		getNode: () => node,
 		getCredentials: async () => ({ ...credentials }),
+		// n8n's default (GENERIC_TIMEZONE) when the instance sets none.
+		getTimezone: () => 'America/New_York',
 		helpers: {} as ILoadOptionsFunctions['helpers'],
 	} as unknown as ILoadOptionsFunctions;
 	(context.helpers as unknown as IDataObject).httpRequestWithAuthentication = makeHttp(

@@ -47,8 +47,15 @@ export const simplifyOption: INodeProperties = {
 		'Whether to return only email, category, group, safe_to_send, status, score and reason instead of every field',
 };
 
-/** Wait settings shared by Submit (when it waits) and Wait for Completion. */
-export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+/**
+ * Wait settings shared by Submit (when it waits) and Wait for Completion. `forExistingJob` is Wait for
+ * Completion: the job was submitted before this node, so a webhook wait only works when that submission
+ * named this execution's resume URL, and the option texts say so.
+ */
+export function waitProperties(
+	show: NonNullable<IDisplayOptions['show']>,
+	{ forExistingJob = false }: { forExistingJob?: boolean } = {},
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Wait Method',
@@ -60,14 +67,15 @@ export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INod
 				{
 					name: 'Automatic',
 					value: 'auto',
-					description:
-						'Resume on the signed webhook when this n8n is reachable from the service, else poll',
+					description: forExistingJob
+						? 'Wait by webhook when this n8n can be reached from the service, else poll. For a job submitted in another execution, choose Polling.'
+						: 'Wait by webhook when this n8n can be reached from the service, else poll',
 				},
 				{
 					name: 'Webhook (Resume This Execution)',
 					value: 'webhook',
 					description:
-						'The execution pauses and resumes when the service calls $execution.resumeUrl. Needs a public n8n URL and the signing secret in the credential.',
+						'The execution pauses and resumes when the service reports the finished job. Needs a public n8n address and the Webhook Signing Secret in the credential.',
 				},
 				{
 					name: 'Polling',
@@ -92,7 +100,8 @@ export function waitProperties(show: NonNullable<IDisplayOptions['show']>): INod
 			type: 'number',
 			default: 15,
 			typeOptions: { minValue: 10, maxValue: 30 },
-			displayOptions: { show },
+			// A webhook wait never polls, so the interval would only mislead there.
+			displayOptions: { show: { ...show, waitMethod: ['auto', 'polling'] } },
 			description: 'Seconds between status checks when polling (the service recommends 10 to 30)',
 		},
 		{

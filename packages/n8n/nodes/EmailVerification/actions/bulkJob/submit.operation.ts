@@ -124,7 +124,9 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'https://your-n8n.example.com/webhook/...',
 				description:
-					'Called once when the job finishes, e.g. the production URL of an "Email Verification Trigger". Must be https and public. Ignored when waiting by webhook.',
+					'Called once when the job finishes: the production URL of an "On Bulk Job Finished" trigger, or {{ $execution.resumeUrl }} for a later Wait for Completion by webhook. Must be https and public. Not used when this node waits by webhook itself.',
+				// A webhook wait gives the job this execution's resume URL instead, so the field would do nothing.
+				displayOptions: { hide: { '/waitMethod': ['webhook'] } },
 			},
 		],
 	},

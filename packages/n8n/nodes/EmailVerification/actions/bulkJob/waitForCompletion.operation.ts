@@ -17,17 +17,21 @@ import {
 	usableResumeUrl,
 } from './waiting';
 
+const [waitMethod, ...waitDetails] = waitProperties({}, { forExistingJob: true });
+
 const properties: INodeProperties[] = [
 	jobIdLocator,
+	waitMethod,
 	{
+		// Shown only once the user picks Webhook: the one choice that needs a step taken earlier.
 		displayName:
-			'To wait by webhook, the job must be submitted with {{ $execution.resumeUrl }} as its Webhook URL in this same execution (or use Submit with Wait for Completion)',
+			"Waiting by webhook works only for a job submitted earlier in this same execution with this execution's resume URL as its Webhook URL (see Submit's Options). For any other job, choose Polling.",
 		name: 'resumeNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { waitMethod: ['webhook', 'auto'] } },
+		displayOptions: { show: { waitMethod: ['webhook'] } },
 	},
-	...waitProperties({}),
+	...waitDetails,
 	{
 		displayName: 'Result Options',
 		name: 'resultOptions',
