@@ -5,24 +5,34 @@ import { API_KEYS_URL, WEBHOOKS_SETTINGS_URL } from './config';
 import { mapErrors } from './errors';
 
 /**
- * Test request GET /v1/account: proves the key works and gives the label its plan and credits. A
- * mistyped signing secret is caught here too, not when the first completion message is refused.
+ * Test request GET /v1/account: proves the key works and gives the label the account's name and email.
+ * A mistyped signing secret is caught here too, not when the first completion message is refused.
  */
 const test = mapErrors(async (z: ZObject, bundle: Bundle): Promise<Account> => {
   for (const secret of webhookSecrets(bundle)) assertWebhookSecret(secret);
   return clientFor(z, bundle).getAccount();
 });
 
-async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
-  const { plan, credits } = bundle.inputData;
-  const planName =
-    typeof plan === 'string' && plan
-      ? plan
-      : plan && typeof plan === 'object'
-        ? JSON.stringify(plan)
-        : 'Unknown';
-  const balance = typeof credits === 'number' ? credits.toLocaleString('en-US') : '?';
-  return `${planName} plan, ${balance} credits`;
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/**
+ * Names the connected account (Zapier check D003: the label must tell connections apart, never hold a
+ * secret). The spec shows only plan and credits and says a few further fields are "not shown", so
+ * each field is read defensively: name (or company) and email when present, else the account ID, else the plan,
+ * which at least says what was connected.
+ */
+export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
+  const account = bundle.inputData ?? {};
+  const name = text(account.name) ?? text(account.company);
+  const email = text(account.email);
+  if (name && email && name !== email) return `${name} (${email})`;
+  if (name ?? email) return (name ?? email)!;
+  const id = text(account.account_id) ?? text(account.id);
+  if (id) return `Account ${id}`;
+  const plan = text(account.plan);
+  return plan ? `Account on the ${plan} plan` : 'Email verification account';
 }
 
 export const authentication = {

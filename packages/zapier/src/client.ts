@@ -13,10 +13,19 @@ const runtime: Runtime = {
   sleep: (ms, signal) => nodeRuntime.sleep(Math.min(Math.max(0, ms), MAX_IN_STEP_WAIT_MS), signal),
 };
 
+/**
+ * The key as pasted: a key copied from a web page or a sheet often carries a trailing newline or spaces,
+ * which are never part of a key.
+ */
+export function apiKeyOf(bundle: Pick<Bundle, 'authData'>): string | undefined {
+  const raw: unknown = bundle.authData?.api_key;
+  return typeof raw === 'string' ? raw.trim() : undefined;
+}
+
 /** The one place a client is made: the connection's key, the configured base URL, z.request underneath. */
 export function clientFor(z: ZObject, bundle: Pick<Bundle, 'authData'>): EmailVerificationClient {
   return new EmailVerificationClient({
-    apiKey: bundle.authData?.api_key,
+    apiKey: apiKeyOf(bundle),
     baseUrl: baseUrl(),
     transport: zapierTransport(z),
     runtime,

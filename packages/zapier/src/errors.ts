@@ -1,9 +1,11 @@
 import {
+  ApiError,
   AuthenticationError,
   EvfError,
   InputError,
   InsufficientCreditsError,
   NotFoundError,
+  PartialSubmissionError,
   RateLimitError,
   ServiceUnavailableError,
   SubmissionUncertainError,
@@ -12,7 +14,7 @@ import {
 } from '@evf/client';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 
-/** The label a user sees for each field the client may name in an InputError. */
+/** The label a user sees for each field the client (or the service) may name in an error. */
 const FIELD_LABELS: Record<string, string> = {
   email: 'Email Address',
   emails: 'Email Addresses / Pasted List',
@@ -22,6 +24,7 @@ const FIELD_LABELS: Record<string, string> = {
   job_id: 'Job',
   key_id: 'Key ID',
   group: 'Only This Group',
+  on_failure: 'If the Job Fails',
   api_key: 'API Key (in the connection)',
   webhook_secret: 'Webhook Signing Secret (in the connection)',
   webhook_url: 'Callback URL',
@@ -31,42 +34,179 @@ const FIELD_LABELS: Record<string, string> = {
 /** Used when the service asks to wait but does not say how long. */
 const DEFAULT_THROTTLE_SECONDS = 60;
 
+/** What a Zapier user does when a list submission may have been charged: look before submitting again. */
+export const CHECK_RECENT_JOBS_ADVICE =
+  'Before you replay this run, look for the job in the Job dropdown of "Find Bulk Job" (or wait for the "Bulk Job Finished" trigger): replaying could verify and charge the list twice.';
+
 function waitSeconds(ms: number | undefined): number {
   return ms === undefined ? DEFAULT_THROTTLE_SECONDS : Math.max(1, Math.ceil(ms / 1000));
 }
 
 /**
- * The one translation of client errors into Zapier's error types. Zapier reacts to each type
- * differently, which is why the choice matters:
- * - ExpiredAuthError: the connection is marked expired and the user is asked to reconnect (custom
- *   auth has no refresh step, so RefreshAuthError would only trigger a refresh that cannot happen);
- * - HaltedError: the run stops without counting as an error and is not auto-replayed: right for "out of
- *   credits" (the Zap stays on) and for a bulk submission that may already have been charged, where an
- *   automatic replay could charge the list twice;
- * - ThrottledError(message, seconds): Zapier retries the step after the given delay;
- * - z.errors.Error: an ordinary step error with a readable message.
+ * The HTTP status of a client error. Classes may be more or fewer than the statuses (a 403 was an
+ * AuthenticationError in client 0.1; client 1.0 adds PermissionDeniedError and BadRequestError), so
+ * the mapping decides by status first and by class only where the status says nothing more.
+ */
+function statusOf(err: unknown): number | undefined {
+  // Only the client's ApiError: Zapier's own errors carry a status too and pass through unchanged.
+  return err instanceof ApiError ? err.status : undefined;
+}
+
+/** "Nothing there" from the service: a search answers it with no items, Revoke API Key with a result. */
+export function isNotFound(err: unknown): err is ApiError {
+  return err instanceof NotFoundError || statusOf(err) === 404;
+}
+
+/** Job IDs a partial submission did create, under client 0.1's name or client 1.0's accepted jobs. */
+function acceptedJobIds(err: PartialSubmissionError): string[] {
+  const shape = err as unknown as { submittedJobIds?: unknown; acceptedJobs?: unknown };
+  if (Array.isArray(shape.submittedJobIds)) return shape.submittedJobIds.map(String);
+  if (Array.isArray(shape.acceptedJobs))
+    return shape.acceptedJobs.map((j: { job_id?: unknown }) => String(j?.job_id ?? ''));
+  return [];
+}
+
+/** The service's own reason, when its error body carried one. */
+function serverReason(err: unknown): string | undefined {
+  const reason = (err as { serverMessage?: unknown } | null)?.serverMessage;
+  return typeof reason === 'string' && reason.trim() ? reason.trim() : undefined;
+}
+
+/** The field the service named in a 400/422 body (`{ error: { field } }` or `{ field }`), if any. */
+function fieldNamedBy(err: unknown): string | undefined {
+  const body = (err as { body?: unknown } | null)?.body;
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const nested = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const field = nested.field ?? record.field;
+  return typeof field === 'string' && field ? field : undefined;
+}
+
+/** "What happened (HTTP n). The service said: reason" then the Zapier advice. */
+function describe(what: string, err: unknown, advice = ''): string {
+  const status = statusOf(err);
+  const reason = serverReason(err);
+  const said = reason ? ` The service said: "${reason}"` : '';
+  const tail = advice ? ` ${advice}` : '';
+  return `${what}${status === undefined ? '' : ` (HTTP ${status})`}.${said}${tail}`;
+}
+
+/**
+ * The one translation of client errors into Zapier's error types, chosen by what the user can do:
+ * - ExpiredAuthError only when a new key can help (401): Zapier marks the connection expired and asks
+ *   the user to reconnect (custom auth has no refresh step, so RefreshAuthError could not help);
+ * - HaltedError when nothing the Zap can do helps until the user acts outside it (no API access, no
+ *   credits), and where an automatic replay could charge twice: a halted run is never replayed on its
+ *   own and does not count toward turning the Zap off;
+ * - ThrottledError(message, seconds) when waiting helps: Zapier runs the step again after the delay;
+ * - z.errors.Error for a bad input (naming the field) and other ordinary step errors.
+ * Messages are composed here from the status, the service's reason and Zapier advice, so no library
+ * or other platform wording (API paths, other platforms' operations) reaches a Zap's history.
  */
 export function toZapierError(z: ZObject, err: unknown): Error {
-  if (err instanceof AuthenticationError) return new z.errors.ExpiredAuthError(err.message);
-  if (err instanceof InsufficientCreditsError) return new z.errors.HaltedError(err.message);
-  if (err instanceof SubmissionUncertainError) return new z.errors.HaltedError(err.message);
-  if (err instanceof RateLimitError)
-    return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
-  if (err instanceof ServiceUnavailableError)
-    return new z.errors.ThrottledError(err.message, waitSeconds(err.retryAfterMs));
   if (err instanceof InputError) {
     const label = FIELD_LABELS[err.field] ?? err.field;
     return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
   }
-  if (err instanceof UnprocessableError) return new z.errors.Error(err.message, 'unprocessable', 422);
-  if (err instanceof NotFoundError) return new z.errors.Error(err.message, 'not_found', 404);
+  if (err instanceof SubmissionUncertainError) {
+    return new z.errors.HaltedError(
+      `The list was sent but no answer came back, so the service may have accepted and charged it. ${CHECK_RECENT_JOBS_ADVICE}`,
+    );
+  }
+  if (err instanceof PartialSubmissionError) {
+    const ids = acceptedJobIds(err);
+    const cause = err.cause === undefined ? '' : ` What stopped the rest: ${toZapierErrorMessage(z, err.cause)}`;
+    return new z.errors.HaltedError(
+      `Part of the list was submitted as ${ids.length} job(s) (${ids.join(', ')}), then the rest stopped.${cause} Pick those jobs in "Find Bulk Job" to see what they hold before you submit only the addresses they lack.`,
+    );
+  }
   if (err instanceof WebhookVerificationError)
     return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
-  if (err instanceof EvfError) {
-    const status = (err as { status?: unknown }).status;
-    return new z.errors.Error(err.message, err.name, typeof status === 'number' ? status : undefined);
+
+  const status = statusOf(err);
+  if (status === 403) {
+    return new z.errors.HaltedError(
+      describe(
+        'The service refused this account access to the API',
+        err,
+        'A new key will not help: change the plan (or add a top-up) in the app, then replay this run from your Zap history.',
+      ),
+    );
   }
+  if (status === 401 || err instanceof AuthenticationError) {
+    return new z.errors.ExpiredAuthError(
+      describe(
+        "The service refused this connection's API key",
+        err,
+        'Create a key in the app under Profile, then API, and reconnect the account in Zapier with it.',
+      ),
+    );
+  }
+  if (status === 402 || err instanceof InsufficientCreditsError) {
+    return new z.errors.HaltedError(
+      describe(
+        'The account has too few credits for this step',
+        err,
+        'Buy credits or a plan in the app, then replay this run from your Zap history.',
+      ),
+    );
+  }
+  if (status === 429 || err instanceof RateLimitError) {
+    return new z.errors.ThrottledError(
+      describe(
+        "The plan's API allowance is used up for now",
+        err,
+        'Zapier runs this step again once the allowance resets.',
+      ),
+      waitSeconds((err as RateLimitError).retryAfterMs),
+    );
+  }
+  if (status === 503 || err instanceof ServiceUnavailableError) {
+    return new z.errors.ThrottledError(
+      describe('The service is not taking new work for now', err, 'Zapier runs this step again after the wait.'),
+      waitSeconds((err as ServiceUnavailableError).retryAfterMs),
+    );
+  }
+  if (status === 400 || status === 422 || err instanceof UnprocessableError) {
+    const field = fieldNamedBy(err);
+    const label = field ? `${FIELD_LABELS[field] ?? field}: ` : '';
+    return new z.errors.Error(
+      `${label}${describe('The service refused the request', err, 'Correct the input and run the step again.')}`,
+      field ? `invalid_${field}` : status === 400 ? 'bad_request' : 'unprocessable',
+      status ?? 422,
+    );
+  }
+  if (status === 404 || err instanceof NotFoundError) {
+    return new z.errors.Error(
+      describe('Not found', err, 'Check the ID, or pick the item from the dropdown; it may belong to another account.'),
+      'not_found',
+      404,
+    );
+  }
+  if (status !== undefined && status >= 500) {
+    return new z.errors.Error(
+      describe('The email verification service had an internal problem', err, 'Replay this run in a few minutes.'),
+      'server_error',
+      status,
+    );
+  }
+  if (status !== undefined) {
+    return new z.errors.Error(describe('The service answered with an error', err), 'api_error', status);
+  }
+  if (err instanceof EvfError) return new z.errors.Error(err.message, err.name);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** A client error as the words a Zap's history would show (ThrottledError keeps its text inside JSON). */
+function toZapierErrorMessage(z: ZObject, err: unknown): string {
+  const mapped = toZapierError(z, err);
+  try {
+    const parsed = JSON.parse(mapped.message) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // a plain message
+  }
+  return mapped.message;
 }
 
 type Perform<B extends Bundle, R> = (z: ZObject, bundle: B) => Promise<R>;

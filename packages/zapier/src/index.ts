@@ -1,12 +1,12 @@
 import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import packageJson from '../package.json';
 import { authentication } from './authentication';
+import getCredits from './creates/get-credits';
 import revokeKey from './creates/revoke-key';
 import submitBulk from './creates/submit-bulk';
 import verifyEmail from './creates/verify-email';
 import verifyListAndWait from './creates/verify-list-and-wait';
 import findJob from './searches/find-job';
-import getCredits from './searches/get-credits';
 import getResults from './searches/get-results';
 import jobFinished from './triggers/job-finished';
 import recentJobs from './triggers/recent-jobs';
@@ -29,12 +29,12 @@ export default defineApp({
   searches: {
     [findJob.key]: findJob,
     [getResults.key]: getResults,
-    [getCredits.key]: getCredits,
   },
   creates: {
     [verifyEmail.key]: verifyEmail,
     [submitBulk.key]: submitBulk,
     [verifyListAndWait.key]: verifyListAndWait,
     [revokeKey.key]: revokeKey,
+    [getCredits.key]: getCredits,
   },
 });

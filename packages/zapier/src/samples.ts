@@ -21,9 +21,14 @@ export function asSample<T extends object>(value: T): Record<string, unknown> {
 
 export const SAMPLE_JOB_ID = 'job_5f2c9a7e41d8';
 
+/**
+ * A catch-all as the service returns one: the mailbox cannot be confirmed, so `valid` is false (only
+ * a confirmed mailbox is valid) and no tag applies. Keys stay within those of a live result (Zapier
+ * check T004); the live test compares them.
+ */
 const catchAllDetails = {
   primary_label: 'catch_all',
-  tags: [{ label: 'role', confidence: 0.4 }],
+  tags: [],
   label_reasons: ['The domain accepts mail for any address, so this mailbox cannot be confirmed.'],
   safe_to_send: 'medium',
   safe_to_send_score: 0.62,
@@ -33,7 +38,7 @@ const catchAllDetails = {
 export const singleResultSample: SingleResult = {
   email: 'sales@northwind.example',
   status: 'risky',
-  valid: true,
+  valid: false,
   score: 0.62,
   reason: 'The domain accepts all addresses (catch-all).',
   details: catchAllDetails,
@@ -68,7 +73,7 @@ export const resultRowSamples: ResultRow[] = [
   {
     email: 'team@fabrikam.example',
     status: 'risky',
-    valid: true,
+    valid: false,
     score: 0.55,
     reason: 'The domain accepts all addresses (catch-all).',
     details: {

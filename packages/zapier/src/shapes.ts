@@ -1,4 +1,4 @@
-import type { PreflightReport } from '@evf/client';
+import { isJobStopped, type Job, type PreflightReport } from '@evf/client';
 
 /**
  * Output shapes that more than one operation returns. Positions are 1-based ("row 1" is the first
@@ -25,5 +25,45 @@ export function preflightSummary(report: PreflightReport): PreflightSummary {
       position: d.index + 1,
       first_position: d.firstIndex + 1,
     })),
+  };
+}
+
+/** A job's status as the client reads it; the fields the outcome below needs. */
+export interface JobState {
+  job_id: string;
+  status: Job['status'];
+  terminal?: boolean | null;
+  processed: number;
+  total_emails: number;
+  error?: string | null;
+}
+
+/** What a Zap needs to know about a job that stopped without completing, in flat output fields. */
+export interface JobOutcome {
+  job_failed: boolean;
+  failure_note: string;
+}
+
+/** The label of the search that reads a job's rows, named in advice to the user. */
+export const READ_RESULTS_LABEL = 'Find Bulk Job Results';
+
+/** True for a job that has stopped without finishing its list (failed, interrupted, cancelled, ...). */
+export function stoppedShort(job: JobState): boolean {
+  return isJobStopped(job) && job.status !== 'completed';
+}
+
+/**
+ * What happened to a job that stopped short, how many rows were verified and how to get them, in the
+ * words a Zap's history shows; empty for a job that completed or is still running.
+ */
+export function jobOutcome(job: JobState): JobOutcome {
+  if (!stoppedShort(job)) return { job_failed: false, failure_note: '' };
+  const error = job.error?.trim().replace(/[.\s]+$/, '');
+  const why = error ? `: ${error}` : '';
+  return {
+    job_failed: true,
+    failure_note:
+      `Job ${job.job_id} ${job.status} after verifying ${job.processed} of ${job.total_emails} addresses${why}. ` +
+      `The ${job.processed} verified rows are kept; read them with "${READ_RESULTS_LABEL}" (Job ${job.job_id}).`,
   };
 }

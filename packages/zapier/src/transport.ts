@@ -1,5 +1,6 @@
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '@evf/client';
 import type { HttpRequestOptions, ZObject } from 'zapier-platform-core';
+import { assertSafeBaseUrl } from './config';
 
 /**
  * Options z.request understands but its type definitions do not list yet. `throwForThrottlingEarly:
@@ -61,6 +62,13 @@ function headersToRecord(headers: {
  */
 export function zapierTransport(z: ZObject): Transport {
   return async (req: TransportRequest): Promise<TransportResponse> => {
+    // The last gate before the wire, whatever built the URL: a key never travels over plain http
+    // except to this machine. clientFor checks the base URL first, so this only guards future mistakes.
+    try {
+      assertSafeBaseUrl(req.url);
+    } catch (error) {
+      throw new TransportError((error as Error).message, { kind: 'connect', sent: false });
+    }
     const options: ZRequestOptions = {
       url: req.url,
       method: req.method,

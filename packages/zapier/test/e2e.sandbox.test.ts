@@ -54,10 +54,16 @@ async function callbackFor(jobId: string) {
 const REFUNDED = 2;
 const LIST = [...Object.keys(EXPECTED), 'VALID.ADA@acme-corp.com', 'broken@'];
 
-it('connects: the test request works and the label shows plan and credits', async () => {
-  const account = await run(steps.authTest, { authData: auth() });
+it('connects: the test request works and the label names the account (D003), even for a pasted key with a newline', async () => {
+  const account = await run(steps.authTest, { authData: { ...auth(), api_key: `${sb.apiKey}\n` } });
   const label = await run(steps.connectionLabel, { authData: auth(), inputData: account });
-  expect(label).toMatch(/^pro plan, [\d,]+ credits$/);
+  expect(label).toBe(`${account.name} (${account.email})`);
+  const other = sb.addAccount({ id: 'acct_zapier_label', name: 'Second Co', email: 'ops@second.example', plan: 'pro', credits: 1_000 });
+  const otherAccount = await run(steps.authTest, { authData: { api_key: other.apiKey } });
+  const otherLabel = await run(steps.connectionLabel, { authData: {}, inputData: otherAccount });
+  expect(otherLabel).toBe('Second Co (ops@second.example)');
+  expect(otherLabel).not.toBe(label);
+  expectNoSecrets([label, otherLabel], [sb.apiKey, other.apiKey]);
 });
 
 it('Verify Email Address: verdict, category fields, and 1 credit', async () => {
@@ -153,21 +159,43 @@ it('Verify List and Wait: a tampered callback is rejected before anything is rea
   expect(out.returned_rows).toBe(2);
 });
 
-it('Verify List and Wait: a job that fails midway reports failed with its error and the rows already stored', async () => {
-  sb.faults.failJob(undefined, { afterRows: 3, error: 'Verification stopped midway (injected).' });
+describe('Verify List and Wait: a job that fails midway', () => {
   const emails = Array.from({ length: 8 }, (_, i) => `valid.row${i}@acme-corp.com`);
-  const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails } });
-  const callback = await callbackFor(waiting.job_id);
-  const out = await run(steps.resume, {
-    authData: auth(),
-    inputData: {},
-    outputData: waiting,
-    rawRequest: callback,
+  async function failedJob(inputData: Record<string, unknown>) {
+    sb.faults.failJob(undefined, { afterRows: 3, error: 'Verification stopped midway (injected).' });
+    const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails, ...inputData } });
+    const callback = await callbackFor(waiting.job_id);
+    return { waiting, callback };
+  }
+
+  it('halts the step by default, saying what happened, how many rows were verified and how to get them', async () => {
+    const { waiting, callback } = await failedJob({});
+    const error = await zapierError(
+      run(steps.resume, { authData: auth(), inputData: { emails }, outputData: waiting, rawRequest: callback }),
+    );
+    expect(error.name).toBe('HaltedError');
+    expect(error.message).toMatch(
+      new RegExp(`^Job ${waiting.job_id} failed after verifying 3 of 8 addresses: Verification stopped midway \\(injected\\)\\. The 3 verified rows are kept; read them with "Find Bulk Job Results"`),
+    );
+    expect(error.message).toMatch(/"If the Job Fails" to "Continue with the rows verified so far"/);
+    // The rows really are there for the search the message names.
+    const [rows] = await run(steps.results, { authData: auth(), inputData: { job_id: waiting.job_id } });
+    expect(rows).toMatchObject({ status: 'failed', job_failed: true, returned_rows: 3, processed: 3 });
   });
-  expect(out.status).toBe('failed');
-  expect(out.error).toMatch(/midway/);
-  expect(out.returned_rows).toBeGreaterThanOrEqual(3);
-  expect(out.returned_rows).toBeLessThan(8);
+
+  it('with "Continue with the rows verified so far", returns them, marked failed', async () => {
+    const { waiting, callback } = await failedJob({ on_failure: 'continue' });
+    const out = await run(steps.resume, {
+      authData: auth(),
+      inputData: { emails, on_failure: 'continue' },
+      outputData: waiting,
+      rawRequest: callback,
+    });
+    expect(out).toMatchObject({ status: 'failed', job_failed: true, returned_rows: 3, truncated: false });
+    expect(out.failure_note).toMatch(/failed after verifying 3 of 8 addresses/);
+    expect(out.note).toBe(out.failure_note);
+    expect(out.error).toMatch(/midway/);
+  });
 });
 
 it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the Bulk Job Finished trigger', async () => {
@@ -209,7 +237,7 @@ it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the 
 });
 
 it('Get Credit Balance matches the ledger', async () => {
-  const [credits] = await run(steps.credits, { authData: auth(), inputData: {} });
+  const credits = await run(steps.credits, { authData: auth(), inputData: {} });
   expect(credits.credits).toBe(sb.ledger(sb.apiKey).credits);
   assertMatches('CreditBalance', credits);
 });
@@ -267,16 +295,34 @@ it('503 (new jobs paused) becomes ThrottledError with the Retry-After delay; not
   expect(sb.ledger(sb.apiKey)).toEqual(before);
 });
 
-it('402 (out of credits) halts the step without switching the Zap off; 401 asks to reconnect', async () => {
+it("402 (out of credits) halts with the service's reason, the Zap stays on; 401 asks to reconnect", async () => {
   const poor = sb.addAccount({ id: 'acct_zapier_poor', plan: 'pro', credits: 0 });
   const halted = await zapierError(
     run(steps.verify, { authData: { api_key: poor.apiKey }, inputData: { email: 'valid.x@acme-corp.com' } }),
   );
   expect(halted.name).toBe('HaltedError');
+  expect(halted.message).toMatch(/too few credits for this step \(HTTP 402\)\. The service said: "This call needs 1 credits/);
+  expect(halted.message).toMatch(/replay this run/);
   const expired = await zapierError(
     run(steps.findJob, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData: { job_id: 'job_1' } }),
   );
   expect(expired.name).toBe('ExpiredAuthError');
+  expect(expired.message).toMatch(/\(HTTP 401\).*reconnect the account in Zapier/);
+});
+
+it("403 (an account without API access) halts with the service's reason instead of asking to reconnect", async () => {
+  const unpaid = sb.addAccount({ id: 'acct_zapier_unpaid', plan: null, credits: 0 });
+  for (const [step, inputData] of [
+    [steps.authTest, {}],
+    [steps.verify, { email: 'valid.x@acme-corp.com' }],
+    [steps.findJob, { job_id: 'job_1' }],
+  ] as const) {
+    const error = await zapierError(run(step, { authData: { api_key: unpaid.apiKey }, inputData }));
+    expect(error.name).toBe('HaltedError');
+    expect(error.message).toMatch(/\(HTTP 403\)\. The service said: "API access needs a paid account/);
+    expect(error.message).toMatch(/A new key will not help/);
+    expectNoSecrets(error, [unpaid.apiKey]);
+  }
 });
 
 it('bad input against the sandbox: nothing sent, the ledger unchanged', async () => {

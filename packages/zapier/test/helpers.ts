@@ -33,7 +33,7 @@ export const steps = {
   revoke: callable(App.creates.revoke_api_key.operation.perform, 'revoke_api_key.perform'),
   findJob: callable(App.searches.find_job.operation.perform, 'find_job.perform'),
   results: callable(App.searches.get_job_results.operation.perform, 'get_job_results.perform'),
-  credits: callable(App.searches.get_credit_balance.operation.perform, 'get_credit_balance.perform'),
+  credits: callable(App.creates.get_credit_balance.operation.perform, 'get_credit_balance.perform'),
   finished: callable(
     (App.triggers.job_finished.operation as { perform?: unknown }).perform,
     'job_finished.perform',
@@ -54,6 +54,15 @@ export function bundle(inputData: Record<string, unknown> = {}, extra: AnyBundle
   return { authData: { api_key: KEY }, inputData, ...extra };
 }
 
+/**
+ * The app's own words: the app tester (like Zapier) appends "What happened: Executing <method> with
+ * bundle ..." to an error's message; that part is Zapier's, not what this app wrote.
+ */
+function ownWords(message: string): string {
+  const at = message.indexOf('\nWhat happened:');
+  return at >= 0 ? message.slice(0, at) : message;
+}
+
 /** Zapier's errors carry JSON in their message (ThrottledError: {message, delay}); this reads it. */
 export function parseZapierError(error: unknown): {
   name: string;
@@ -70,9 +79,9 @@ export function parseZapierError(error: unknown): {
       code?: string;
       status?: number;
     };
-    return { name: e.name, ...parsed };
+    return { name: e.name, ...parsed, message: ownWords(parsed.message) };
   } catch {
-    return { name: e.name, message: e.message };
+    return { name: e.name, message: ownWords(e.message) };
   }
 }
 

@@ -33,9 +33,9 @@ function jobIdOf(v: Vector): string {
   }
 }
 
-function resumeBundle(v: Vector, jobId = jobIdOf(v)) {
+function resumeBundle(v: Vector, jobId = jobIdOf(v), inputData: Record<string, unknown> = {}) {
   return bundle(
-    { emails: ['a@acme-corp.com'] },
+    { emails: ['a@acme-corp.com'], ...inputData },
     {
       authData: { api_key: bundle().authData!.api_key!, webhook_secret: v.secrets.join(' ') },
       outputData: {
@@ -97,10 +97,12 @@ describe.each(all.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as
       const jobId = jobIdOf(v);
       const failed = v.rawBody.includes('"job.failed"');
       mockJobAndResults(jobId, failed);
-      const out = await run(steps.resume, resumeBundle(v));
+      // A failed job halts the step by default (its own test is in e2e); here the rows are asked for.
+      const out = await run(steps.resume, resumeBundle(v, jobId, failed ? { on_failure: 'continue' } : {}));
       expect(out).toMatchObject({
         job_id: jobId,
         status: failed ? 'failed' : 'completed',
+        job_failed: failed,
         returned_rows: 5,
         truncated: false,
       });

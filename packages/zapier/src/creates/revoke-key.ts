@@ -1,7 +1,6 @@
-import { NotFoundError } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
-import { mapErrors } from '../errors';
+import { isNotFound, mapErrors } from '../errors';
 import { field } from '../fields/outputs';
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ key_id?: string }>) => {
@@ -16,7 +15,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ key_id?: string }>
     };
   } catch (error) {
     // Nothing to revoke is an answer, not a failure: the key is not usable either way.
-    if (error instanceof NotFoundError)
+    if (isNotFound(error))
       return { key_id: keyId, revoked: false, result: 'not_found', message: error.message };
     throw error;
   }

@@ -102,8 +102,6 @@ export default defineCreate({
     sample: verifyEmailSample,
     outputFields: [
       ...verifiedAddressOutputFields(),
-      field('details__tags[]label', 'Tag', 'string'),
-      field('details__tags[]confidence', 'Tag Confidence', 'number'),
       field('credits_used', 'Credits Used', 'integer'),
       field('credits_remaining', 'Credits Remaining', 'integer'),
       field('processed_at', 'Processed At', 'datetime'),

@@ -2,19 +2,31 @@ import { countByGroup, InputError, isJobStopped, preflightEmails, verifyWebhook 
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
+import { optionalString } from '../fields/coerce';
 import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import {
   field,
   groupCountOutputFields,
+  jobOutcomeOutputFields,
   jobOutputFields,
   preflightOutputFields,
   verifiedAddressOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
-import { preflightSummary, type PreflightSummary } from '../shapes';
+import { jobOutcome, preflightSummary, type PreflightSummary } from '../shapes';
+
+type WaitInput = ListInputData & { on_failure?: unknown };
+
+/** What the user chose for a job that stops before its whole list is verified. */
+function onFailure(value: unknown): 'fail' | 'continue' {
+  const text = optionalString(value);
+  if (text === undefined || text === 'fail') return 'fail';
+  if (text === 'continue') return 'continue';
+  throw new InputError('on_failure', 'enum', 'Choose "Fail the step" or "Continue with the rows verified so far".');
+}
 
 /** What perform hands to performResume (Zapier stores it as bundle.outputData while the Zap waits). */
 interface Waiting extends PreflightSummary {
@@ -22,8 +34,9 @@ interface Waiting extends PreflightSummary {
   waiting_for_callback: true;
 }
 
-const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
   const emails = emailsFromInput(bundle.inputData);
+  onFailure(bundle.inputData.on_failure);
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
     return {
@@ -58,7 +71,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
  * notice: it is checked (signature over the raw body, when a secret is set; job ID; job really
  * stopped) and the results are then read from the API with the connection's key.
  */
-const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
+const performResume = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
   const waiting = bundle.outputData as Waiting;
   const secrets = webhookSecrets(bundle);
   const secret = secrets.length > 0;
@@ -86,6 +99,14 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>
       409,
     );
   }
+  const outcome = jobOutcome(job);
+  if (outcome.job_failed && onFailure(bundle.inputData.on_failure) === 'fail') {
+    // Halted, not errored: Zapier never replays a halted run on its own (a replay would submit and
+    // charge the list again), and the steps after this one do not run on part of the list.
+    throw new z.errors.HaltedError(
+      `${outcome.failure_note} To pass them on from this step instead, set "If the Job Fails" to "Continue with the rows verified so far".`,
+    );
+  }
   const collected = await collectRows(client, job.job_id, {
     maxRows: MAX_RESULT_ROWS,
     budgetMs: STEP_BUDGET_MS,
@@ -93,17 +114,19 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>
   const { job_id: _ignored, waiting_for_callback: _w, ...preflight } = waiting;
   return {
     ...job,
+    ...outcome,
     ...preflight,
     counts: countByGroup(collected.rows),
     returned_rows: collected.rows.length,
     truncated: collected.truncated,
-    note: collected.note,
+    note: [outcome.failure_note, collected.note].filter(Boolean).join(' '),
     results: collected.rows,
   };
 });
 
 const sample = {
   ...completedJobSample,
+  ...jobOutcome(completedJobSample),
   ...preflightSample,
   counts: countByGroup(categorizedRowSamples),
   returned_rows: categorizedRowSamples.length,
@@ -118,19 +141,35 @@ export default defineCreate({
   display: {
     label: 'Verify List and Wait for Results',
     description:
-      'Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns every result as line items with counts per group.',
+      `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and for the returned rows.`,
   },
   operation: {
-    inputFields: [...listInputFields],
+    inputFields: [
+      ...listInputFields,
+      {
+        key: 'on_failure',
+        label: 'If the Job Fails',
+        type: 'string',
+        required: false,
+        default: 'fail',
+        choices: [
+          { value: 'fail', label: 'Fail the step', sample: 'fail' },
+          { value: 'continue', label: 'Continue with the rows verified so far', sample: 'continue' },
+        ],
+        helpText:
+          'A job can fail or be stopped before every address is verified. By default the step then stops with a message saying how many rows were verified, so later steps never act on part of a list without you knowing. Continue passes on the rows verified so far, with Job Failed set.',
+      },
+    ],
     perform,
     performResume,
     sample,
     outputFields: [
       ...jobOutputFields(),
+      ...jobOutcomeOutputFields(),
       ...preflightOutputFields(),
-      ...groupCountOutputFields('counts__'),
-      field('returned_rows', 'Rows Returned', 'integer'),
-      field('truncated', 'Truncated', 'boolean'),
+      ...groupCountOutputFields('counts__', 'Returned Rows'),
+      field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
+      field('truncated', 'Rows Left Out (Truncated)', 'boolean'),
       field('note', 'Note', 'string'),
       ...verifiedAddressOutputFields('results[]'),
     ],

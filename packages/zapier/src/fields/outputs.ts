@@ -33,28 +33,48 @@ export function verifiedAddressOutputFields(prefix = ''): PlainOutputField[] {
     field(`${prefix}reason`, 'Reason', 'string'),
     field(`${prefix}details__primary_label`, 'Primary Label', 'string'),
     field(`${prefix}details__label_reasons`, 'Label Reasons', 'string', { list: true }),
+    field(`${prefix}details__tags[]label`, 'Tag', 'string'),
+    field(`${prefix}details__tags[]confidence`, 'Tag Confidence', 'number'),
     field(`${prefix}details__safe_to_send`, 'Catch-All Send Rating', 'string'),
     field(`${prefix}details__safe_to_send_score`, 'Catch-All Send Score', 'number'),
+    field(`${prefix}details__safe_to_send_reasons`, 'Catch-All Send Rating Reasons', 'string', { list: true }),
+    // Informational fields the service adds to details (the spec allows more and says they may change).
+    field(`${prefix}details__domain`, 'Domain', 'string'),
+    field(`${prefix}details__smtp_checked`, 'Mail Server Checked', 'boolean'),
   ];
 }
 
-export function groupCountOutputFields(prefix: string): PlainOutputField[] {
+/**
+ * What a count covers, in its label: the job's own counts cover every address of the job, the counts
+ * this app makes cover only the rows a step returned (capped, or filtered by group).
+ */
+export type CountScope = 'Whole Job' | 'Returned Rows';
+
+export function groupCountOutputFields(prefix: string, scope: CountScope): PlainOutputField[] {
   return [
-    field(`${prefix}safe_to_send`, 'Safe to Send Count', 'integer'),
-    field(`${prefix}risky`, 'Risky Count', 'integer'),
-    field(`${prefix}invalid`, 'Invalid Count', 'integer'),
+    field(`${prefix}safe_to_send`, `Safe to Send Count (${scope})`, 'integer'),
+    field(`${prefix}risky`, `Risky Count (${scope})`, 'integer'),
+    field(`${prefix}invalid`, `Invalid Count (${scope})`, 'integer'),
   ];
 }
 
 export function verdictOutputFields(prefix: string): PlainOutputField[] {
   return [
-    field(`${prefix}valid`, 'Valid Verdicts', 'integer'),
-    field(`${prefix}invalid`, 'Invalid Verdicts', 'integer'),
-    field(`${prefix}catch_all`, 'Catch-All Verdicts', 'integer'),
-    field(`${prefix}risky`, 'Risky Verdicts', 'integer'),
-    field(`${prefix}role_based`, 'Role-Based Verdicts', 'integer'),
-    field(`${prefix}disposable`, 'Disposable Verdicts', 'integer'),
-    field(`${prefix}unknown`, 'Unknown Verdicts', 'integer'),
+    field(`${prefix}valid`, 'Valid Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}invalid`, 'Invalid Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}catch_all`, 'Catch-All Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}risky`, 'Risky Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}role_based`, 'Role-Based Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}disposable`, 'Disposable Verdicts (Whole Job)', 'integer'),
+    field(`${prefix}unknown`, 'Unknown Verdicts (Whole Job)', 'integer'),
+  ];
+}
+
+/** The flat fields that say a job stopped without finishing its list (see shapes.jobOutcome). */
+export function jobOutcomeOutputFields(): PlainOutputField[] {
+  return [
+    field('job_failed', 'Job Failed or Stopped Early', 'boolean'),
+    field('failure_note', 'What Happened to the Job', 'string'),
   ];
 }
 
@@ -68,7 +88,7 @@ export function jobOutputFields(): PlainOutputField[] {
     field('processed', 'Processed Addresses', 'integer'),
     field('progress_percent', 'Progress (%)', 'number'),
     ...verdictOutputFields('verdicts__'),
-    ...groupCountOutputFields('buckets__'),
+    ...groupCountOutputFields('buckets__', 'Whole Job'),
     field('created_at', 'Created At', 'datetime'),
     field('started_at', 'Started At', 'datetime'),
     field('completed_at', 'Completed At', 'datetime'),

@@ -1,17 +1,18 @@
-import { NotFoundError } from '@evf/client';
 import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
-import { mapErrors } from '../errors';
+import { isNotFound, mapErrors } from '../errors';
 import { jobIdInputField } from '../fields/inputs';
-import { jobOutputFields } from '../fields/outputs';
-import { asSample, completedJobSample } from '../samples';
+import { jobOutcomeOutputFields, jobOutputFields } from '../fields/outputs';
+import { completedJobSample } from '../samples';
+import { jobOutcome } from '../shapes';
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ job_id?: string }>) => {
   try {
-    return [await clientFor(z, bundle).getJob(String(bundle.inputData.job_id ?? '').trim())];
+    const job = await clientFor(z, bundle).getJob(String(bundle.inputData.job_id ?? '').trim());
+    return [{ ...job, ...jobOutcome(job) }];
   } catch (error) {
     // A search that finds nothing returns no items, so the user's "if nothing found" setting applies.
-    if (error instanceof NotFoundError) return [];
+    if (isNotFound(error)) return [];
     throw error;
   }
 });
@@ -27,7 +28,7 @@ export default defineSearch({
   operation: {
     inputFields: [jobIdInputField],
     perform,
-    sample: asSample(completedJobSample),
-    outputFields: jobOutputFields(),
+    sample: { ...completedJobSample, ...jobOutcome(completedJobSample) },
+    outputFields: [...jobOutputFields(), ...jobOutcomeOutputFields()],
   },
 });

@@ -1,13 +1,19 @@
-import { countByGroup, GROUPS, InputError, type Group } from '@evf/client';
+import { countByGroup, GROUPS, InputError, type Group, type Job } from '@evf/client';
 import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
-import { mapErrors } from '../errors';
+import { isNotFound, mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
 import { jobIdInputField } from '../fields/inputs';
-import { field, groupCountOutputFields, verifiedAddressOutputFields } from '../fields/outputs';
+import {
+  field,
+  groupCountOutputFields,
+  jobOutcomeOutputFields,
+  verifiedAddressOutputFields,
+} from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
+import { jobOutcome, READ_RESULTS_LABEL } from '../shapes';
 
 type GetResultsInput = {
   job_id?: string;
@@ -29,7 +35,15 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
   const group = groupFilter(bundle.inputData.group);
   const jobId = String(bundle.inputData.job_id ?? '').trim();
   const client = clientFor(z, bundle);
-  const job = await client.getJob(jobId);
+  let job: Job;
+  try {
+    job = await client.getJob(jobId);
+  } catch (error) {
+    // A search that finds nothing returns no items, so the user's "if nothing found" setting applies
+    // and the Zap can branch on it.
+    if (isNotFound(error)) return [];
+    throw error;
+  }
   const collected = await collectRows(client, job.job_id, {
     maxRows: MAX_RESULT_ROWS,
     budgetMs: STEP_BUDGET_MS,
@@ -42,7 +56,9 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
       terminal: job.terminal,
       total_emails: job.total_emails,
       processed: job.processed,
+      ...jobOutcome(job),
       group_filter: group ?? '',
+      buckets: job.buckets,
       counts: countByGroup(collected.rows),
       rows_read: collected.scanned,
       returned_rows: collected.rows.length,
@@ -59,7 +75,9 @@ const sample = {
   terminal: completedJobSample.terminal,
   total_emails: completedJobSample.total_emails,
   processed: completedJobSample.processed,
+  ...jobOutcome(completedJobSample),
   group_filter: '',
+  buckets: completedJobSample.buckets,
   counts: countByGroup(categorizedRowSamples),
   rows_read: categorizedRowSamples.length,
   returned_rows: categorizedRowSamples.length,
@@ -72,9 +90,8 @@ export default defineSearch({
   key: 'get_job_results',
   noun: 'Job Results',
   display: {
-    label: 'Get Bulk Job Results',
-    description:
-      'Reads the results of a bulk job (all pages, also while it is still running) as line items, optionally only one group.',
+    label: READ_RESULTS_LABEL,
+    description: `Finds the results of a bulk job (all pages, also while it is still running, and the rows verified before a job failed) as line items, optionally only one group; up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows per step. An unknown job finds nothing.`,
   },
   operation: {
     inputFields: [
@@ -101,11 +118,13 @@ export default defineSearch({
       field('terminal', 'Finished', 'boolean'),
       field('total_emails', 'Total Addresses', 'integer'),
       field('processed', 'Processed Addresses', 'integer'),
+      ...jobOutcomeOutputFields(),
       field('group_filter', 'Group Filter', 'string'),
-      ...groupCountOutputFields('counts__'),
+      ...groupCountOutputFields('buckets__', 'Whole Job'),
+      ...groupCountOutputFields('counts__', 'Returned Rows'),
       field('rows_read', 'Rows Read', 'integer'),
-      field('returned_rows', 'Rows Returned', 'integer'),
-      field('truncated', 'Truncated', 'boolean'),
+      field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
+      field('truncated', 'Rows Left Out (Truncated)', 'boolean'),
       field('note', 'Note', 'string'),
       ...verifiedAddressOutputFields('results[]'),
     ],
