@@ -33,7 +33,11 @@ export function assertSafeBaseUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError('base_url', 'syntax', 'The service address is not a URL; it must look like https://host/api.');
+    throw new InputError(
+      'base_url',
+      'syntax',
+      'The service address is not a URL; it must look like https://host/api.',
+    );
   }
   if (parsed.protocol === 'https:') return;
   if (parsed.protocol === 'http:' && isLoopbackUrl(url)) return;

@@ -77,7 +77,8 @@ function fieldNamedBy(err: unknown): string | undefined {
   const body = (err as { body?: unknown } | null)?.body;
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
-  const nested = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const nested =
+    record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
   const field = nested.field ?? record.field;
   return typeof field === 'string' && field ? field : undefined;
 }
@@ -115,7 +116,8 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   }
   if (err instanceof PartialSubmissionError) {
     const ids = acceptedJobIds(err);
-    const cause = err.cause === undefined ? '' : ` What stopped the rest: ${toZapierErrorMessage(z, err.cause)}`;
+    const cause =
+      err.cause === undefined ? '' : ` What stopped the rest: ${toZapierErrorMessage(z, err.cause)}`;
     return new z.errors.HaltedError(
       `Part of the list was submitted as ${ids.length} job(s) (${ids.join(', ')}), then the rest stopped.${cause} Pick those jobs in "Find Bulk Job" to see what they hold before you submit only the addresses they lack.`,
     );
@@ -163,7 +165,11 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   }
   if (status === 503 || err instanceof ServiceUnavailableError) {
     return new z.errors.ThrottledError(
-      describe('The service is not taking new work for now', err, 'Zapier runs this step again after the wait.'),
+      describe(
+        'The service is not taking new work for now',
+        err,
+        'Zapier runs this step again after the wait.',
+      ),
       waitSeconds((err as ServiceUnavailableError).retryAfterMs),
     );
   }
@@ -178,14 +184,22 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   }
   if (status === 404 || err instanceof NotFoundError) {
     return new z.errors.Error(
-      describe('Not found', err, 'Check the ID, or pick the item from the dropdown; it may belong to another account.'),
+      describe(
+        'Not found',
+        err,
+        'Check the ID, or pick the item from the dropdown; it may belong to another account.',
+      ),
       'not_found',
       404,
     );
   }
   if (status !== undefined && status >= 500) {
     return new z.errors.Error(
-      describe('The email verification service had an internal problem', err, 'Replay this run in a few minutes.'),
+      describe(
+        'The email verification service had an internal problem',
+        err,
+        'Replay this run in a few minutes.',
+      ),
       'server_error',
       status,
     );

@@ -72,7 +72,15 @@ const CONTRACT: Record<string, ContractShape> = {
   },
   verify_list_and_wait: {
     schema: 'Job',
-    added: [...OUTCOME_FIELDS, ...PREFLIGHT_FIELDS, 'counts', 'returned_rows', 'truncated', 'note', 'results'],
+    added: [
+      ...OUTCOME_FIELDS,
+      ...PREFLIGHT_FIELDS,
+      'counts',
+      'returned_rows',
+      'truncated',
+      'note',
+      'results',
+    ],
     complete: true,
     lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
   },
@@ -80,7 +88,16 @@ const CONTRACT: Record<string, ContractShape> = {
   find_job: { schema: 'Job', added: OUTCOME_FIELDS, complete: true },
   get_job_results: {
     schema: 'Job',
-    added: [...OUTCOME_FIELDS, 'group_filter', 'counts', 'rows_read', 'returned_rows', 'truncated', 'note', 'results'],
+    added: [
+      ...OUTCOME_FIELDS,
+      'group_filter',
+      'counts',
+      'rows_read',
+      'returned_rows',
+      'truncated',
+      'note',
+      'results',
+    ],
     complete: false,
     lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
   },
@@ -245,8 +262,13 @@ describe.each(cases)('%s', (_name, kind, def) => {
   }
 
   it('never names API paths or other platforms in what a user reads', () => {
-    const texts = [def.display.label, def.display.description, ...(op.inputFields ?? []).flatMap((f) => [f.label, f.helpText])];
-    for (const text of texts) expect(text ?? '').not.toMatch(/\/v1\/|\bGET |\bPOST |Get Many|n8n|Make scenario/);
+    const texts = [
+      def.display.label,
+      def.display.description,
+      ...(op.inputFields ?? []).flatMap((f) => [f.label, f.helpText]),
+    ];
+    for (const text of texts)
+      expect(text ?? '').not.toMatch(/\/v1\/|\bGET |\bPOST |Get Many|n8n|Make scenario/);
   });
 
   it('has a sample and labelled output fields whose types match the sample (D024)', () => {
@@ -262,7 +284,10 @@ describe.each(cases)('%s', (_name, kind, def) => {
       // only keys a live result has, T004, and some fields appear only in some results).
       const values = valuesAt(op.sample, field.key);
       if (field.required)
-        expect({ key: field.key, inSample: values !== undefined }).toEqual({ key: field.key, inSample: true });
+        expect({ key: field.key, inSample: values !== undefined }).toEqual({
+          key: field.key,
+          inSample: true,
+        });
       const wrong = (values ?? []).filter((v) => !typeMatches(field.type, v, field.list));
       expect({ key: field.key, type: field.type, wrong }).toEqual({
         key: field.key,

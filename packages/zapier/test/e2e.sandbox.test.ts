@@ -58,7 +58,13 @@ it('connects: the test request works and the label names the account (D003), eve
   const account = await run(steps.authTest, { authData: { ...auth(), api_key: `${sb.apiKey}\n` } });
   const label = await run(steps.connectionLabel, { authData: auth(), inputData: account });
   expect(label).toBe(`${account.name} (${account.email})`);
-  const other = sb.addAccount({ id: 'acct_zapier_label', name: 'Second Co', email: 'ops@second.example', plan: 'pro', credits: 1_000 });
+  const other = sb.addAccount({
+    id: 'acct_zapier_label',
+    name: 'Second Co',
+    email: 'ops@second.example',
+    plan: 'pro',
+    credits: 1_000,
+  });
   const otherAccount = await run(steps.authTest, { authData: { api_key: other.apiKey } });
   const otherLabel = await run(steps.connectionLabel, { authData: {}, inputData: otherAccount });
   expect(otherLabel).toBe('Second Co (ops@second.example)');
@@ -163,7 +169,10 @@ describe('Verify List and Wait: a job that fails midway', () => {
   const emails = Array.from({ length: 8 }, (_, i) => `valid.row${i}@acme-corp.com`);
   async function failedJob(inputData: Record<string, unknown>) {
     sb.faults.failJob(undefined, { afterRows: 3, error: 'Verification stopped midway (injected).' });
-    const waiting = await run(withCallback(receiver.url), { authData: auth(), inputData: { emails, ...inputData } });
+    const waiting = await run(withCallback(receiver.url), {
+      authData: auth(),
+      inputData: { emails, ...inputData },
+    });
     const callback = await callbackFor(waiting.job_id);
     return { waiting, callback };
   }
@@ -171,11 +180,18 @@ describe('Verify List and Wait: a job that fails midway', () => {
   it('halts the step by default, saying what happened, how many rows were verified and how to get them', async () => {
     const { waiting, callback } = await failedJob({});
     const error = await zapierError(
-      run(steps.resume, { authData: auth(), inputData: { emails }, outputData: waiting, rawRequest: callback }),
+      run(steps.resume, {
+        authData: auth(),
+        inputData: { emails },
+        outputData: waiting,
+        rawRequest: callback,
+      }),
     );
     expect(error.name).toBe('HaltedError');
     expect(error.message).toMatch(
-      new RegExp(`^Job ${waiting.job_id} failed after verifying 3 of 8 addresses: Verification stopped midway \\(injected\\)\\. The 3 verified rows are kept; read them with "Find Bulk Job Results"`),
+      new RegExp(
+        `^Job ${waiting.job_id} failed after verifying 3 of 8 addresses: Verification stopped midway \\(injected\\)\\. The 3 verified rows are kept; read them with "Find Bulk Job Results"`,
+      ),
     );
     expect(error.message).toMatch(/"If the Job Fails" to "Continue with the rows verified so far"/);
     // The rows really are there for the search the message names.
@@ -301,7 +317,9 @@ it("402 (out of credits) halts with the service's reason, the Zap stays on; 401 
     run(steps.verify, { authData: { api_key: poor.apiKey }, inputData: { email: 'valid.x@acme-corp.com' } }),
   );
   expect(halted.name).toBe('HaltedError');
-  expect(halted.message).toMatch(/too few credits for this step \(HTTP 402\)\. The service said: "This call needs 1 credits/);
+  expect(halted.message).toMatch(
+    /too few credits for this step \(HTTP 402\)\. The service said: "This call needs 1 credits/,
+  );
   expect(halted.message).toMatch(/replay this run/);
   const expired = await zapierError(
     run(steps.findJob, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData: { job_id: 'job_1' } }),

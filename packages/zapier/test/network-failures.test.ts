@@ -102,7 +102,9 @@ it('a bulk submission whose connection dropped halts (no auto-replay that could 
   behaviour = 'drop';
   const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
   expect(error.name).toBe('HaltedError');
-  expect(error.message).toMatch(/may have accepted and charged it\. Before you replay this run, look for the job/);
+  expect(error.message).toMatch(
+    /may have accepted and charged it\. Before you replay this run, look for the job/,
+  );
   expect(error.message).not.toMatch(/\/v1\/|Get Many Jobs|operation/);
   expect(requests).toBe(1);
 });

@@ -23,9 +23,9 @@ describe('authentication', () => {
   it('labels by name and email, else account ID, else plan, whatever further fields the account has', async () => {
     const label = (inputData: Record<string, unknown>) =>
       run(steps.connectionLabel, { ...bundle(), inputData });
-    expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: 'Ada', email: 'ada@x.example' })).toBe(
-      'Ada (ada@x.example)',
-    );
+    expect(
+      await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: 'Ada', email: 'ada@x.example' }),
+    ).toBe('Ada (ada@x.example)');
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: ' Ada ' })).toBe('Ada');
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, account_id: 'acct_9' })).toBe(
       'Account acct_9',
@@ -267,7 +267,9 @@ describe('Submit Bulk Verification', () => {
     expect(error.name).toBe('AppError');
     expect(error.status).toBe(422);
     expect(error.code).toBe('invalid_webhook_url');
-    expect(error.message).toMatch(/^Callback URL: The service refused the request \(HTTP 422\)\. The service said: "webhook_url must use https/);
+    expect(error.message).toMatch(
+      /^Callback URL: The service refused the request \(HTTP 422\)\. The service said: "webhook_url must use https/,
+    );
   });
 });
 

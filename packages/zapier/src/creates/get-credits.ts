@@ -4,7 +4,9 @@ import { mapErrors } from '../errors';
 import { field } from '../fields/outputs';
 import { asSample, creditBalanceSample } from '../samples';
 
-const perform = mapErrors(async (z: ZObject, bundle: Bundle) => ({ ...(await clientFor(z, bundle).getCredits()) }));
+const perform = mapErrors(async (z: ZObject, bundle: Bundle) => ({
+  ...(await clientFor(z, bundle).getCredits()),
+}));
 
 /**
  * An action, not a search: a search must have a field to search by (Zapier check D009) and there is

@@ -45,7 +45,8 @@ const sample = {
   created_at: bulkSubmissionSample.created_at,
   jobs: [bulkSubmissionSample],
   ...preflightSample,
-  rejected_by_service: [{ email: 'ghost@contoso.example', reason: 'refused by the service' }],
+  // Empty as in nearly every live run: pre-flight applies the service's address rules first.
+  rejected_by_service: [],
 };
 
 export default defineCreate({

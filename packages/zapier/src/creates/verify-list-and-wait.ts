@@ -25,7 +25,11 @@ function onFailure(value: unknown): 'fail' | 'continue' {
   const text = optionalString(value);
   if (text === undefined || text === 'fail') return 'fail';
   if (text === 'continue') return 'continue';
-  throw new InputError('on_failure', 'enum', 'Choose "Fail the step" or "Continue with the rows verified so far".');
+  throw new InputError(
+    'on_failure',
+    'enum',
+    'Choose "Fail the step" or "Continue with the rows verified so far".',
+  );
 }
 
 /** What perform hands to performResume (Zapier stores it as bundle.outputData while the Zap waits). */
@@ -140,8 +144,7 @@ export default defineCreate({
   noun: 'Verified List',
   display: {
     label: 'Verify List and Wait for Results',
-    description:
-      `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and for the returned rows.`,
+    description: `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and for the returned rows.`,
   },
   operation: {
     inputFields: [

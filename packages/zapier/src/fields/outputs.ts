@@ -37,7 +37,9 @@ export function verifiedAddressOutputFields(prefix = ''): PlainOutputField[] {
     field(`${prefix}details__tags[]confidence`, 'Tag Confidence', 'number'),
     field(`${prefix}details__safe_to_send`, 'Catch-All Send Rating', 'string'),
     field(`${prefix}details__safe_to_send_score`, 'Catch-All Send Score', 'number'),
-    field(`${prefix}details__safe_to_send_reasons`, 'Catch-All Send Rating Reasons', 'string', { list: true }),
+    field(`${prefix}details__safe_to_send_reasons`, 'Catch-All Send Rating Reasons', 'string', {
+      list: true,
+    }),
     // Informational fields the service adds to details (the spec allows more and says they may change).
     field(`${prefix}details__domain`, 'Domain', 'string'),
     field(`${prefix}details__smtp_checked`, 'Mail Server Checked', 'boolean'),
