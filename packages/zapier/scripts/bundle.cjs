@@ -10,17 +10,24 @@ const esbuild = require('esbuild');
 
 const root = path.join(__dirname, '..');
 const release = process.argv.includes('--release');
+// --outfile=<path>: where the bundle goes (tests build a release bundle apart from dist/).
+const outfileArg = process.argv.find((a) => a.startsWith('--outfile='));
+const outfile = outfileArg
+  ? path.resolve(outfileArg.slice('--outfile='.length))
+  : path.join(root, 'dist/index.js');
 
 /** The reason a release address is refused, or null when it is fine. */
 function releaseUrlProblem(value) {
-  if (!value) return 'EVF_BASE_URL is not set; a release build needs the production address (https://<host>/api).';
+  if (!value)
+    return 'EVF_BASE_URL is not set; a release build needs the production address (https://<host>/api).';
   let url;
   try {
     url = new URL(value);
   } catch {
     return `EVF_BASE_URL (${value}) is not a URL.`;
   }
-  if (url.protocol !== 'https:') return `EVF_BASE_URL must be an https:// address for a release; got ${url.protocol}//${url.host}.`;
+  if (url.protocol !== 'https:')
+    return `EVF_BASE_URL must be an https:// address for a release; got ${url.protocol}//${url.host}.`;
   return null;
 }
 
@@ -36,7 +43,7 @@ if (release) {
 esbuild
   .build({
     entryPoints: [path.join(root, 'src/index.ts')],
-    outfile: path.join(root, 'dist/index.js'),
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',

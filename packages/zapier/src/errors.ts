@@ -140,7 +140,7 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       describe(
         "The service refused this connection's API key",
         err,
-        'Create a key in the app under Profile, then API, and reconnect the account in Zapier with it.',
+        'Create a key in the app under Profile, then API, reconnect the account in Zapier with it, and turn the Zap on again if Zapier switched it off.',
       ),
     );
   }

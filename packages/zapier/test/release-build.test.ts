@@ -1,0 +1,71 @@
+/**
+ * The release build (`_zapier-build`, run by `zapier-platform push`) refuses to make an app that would
+ * send keys to a default or plain-http address, and writes the production address into the bundle.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { createAppTester } from 'zapier-platform-core';
+import { parseZapierError } from './helpers';
+
+const root = path.join(__dirname, '..');
+// Inside the package (build/ is ignored by git), so the bundle resolves zapier-platform-core as Zapier does.
+mkdirSync(path.join(root, 'build'), { recursive: true });
+const outDir = mkdtempSync(path.join(root, 'build', 'release-test-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+function releaseBuild(baseUrl: string | undefined, outfile = path.join(outDir, 'index.js')) {
+  const env = { ...process.env };
+  delete env.EVF_BASE_URL;
+  if (baseUrl !== undefined) env.EVF_BASE_URL = baseUrl;
+  return spawnSync(process.execPath, ['scripts/bundle.cjs', '--release', `--outfile=${outfile}`], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
+}
+
+it.each([
+  ['no address', undefined, /EVF_BASE_URL is not set/],
+  ['an empty address', '  ', /EVF_BASE_URL is not set/],
+  ['plain http', 'http://api.example.com/api', /must be an https:\/\/ address/],
+  [
+    'plain http on loopback (fine for a sandbox, never for a release)',
+    'http://127.0.0.1:8787/api',
+    /must be an https:\/\//,
+  ],
+  ['not a URL', 'api.example.com/api', /is not a URL/],
+])('refuses a release build with %s', (_name, url, says) => {
+  const outfile = path.join(outDir, `refused-${Math.random().toString(36).slice(2)}.js`);
+  const result = releaseBuild(url, outfile);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(says);
+  expect(() => readFileSync(outfile)).toThrow();
+});
+
+it('a release build carries its https address and uses it when the app environment sets none', async () => {
+  // https on a closed loopback port: the app must try this address (and fail to connect), not refuse
+  // for want of one.
+  const url = 'https://127.0.0.1:9/api';
+  const result = releaseBuild(url);
+  expect(result.status).toBe(0);
+  const built = path.join(outDir, 'index.js');
+  expect(readFileSync(built, 'utf8')).toContain(JSON.stringify(url));
+  const before = process.env.EVF_BASE_URL;
+  delete process.env.EVF_BASE_URL;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const app = require(built).default;
+    const tester = createAppTester(app);
+    const error = await tester(app.authentication.test, {
+      authData: { api_key: 'evf_release_test_key_1' },
+    }).then(
+      () => undefined,
+      (e: unknown) => parseZapierError(e),
+    );
+    expect(error?.message).toMatch(/reach|connect/i);
+    expect(error?.message).not.toMatch(/No address/);
+  } finally {
+    if (before !== undefined) process.env.EVF_BASE_URL = before;
+  }
+}, 30_000);
