@@ -76,7 +76,9 @@ const cases: Case[] = [
   { operation: 'results: per_page 0', moduleId: 'listResults', input: { job_id: 'job_x', per_page: 0 }, parameter: 'Rows per Request' },
   { operation: 'results: per_page 1001', moduleId: 'listResults', input: { job_id: 'job_x', per_page: 1001 }, parameter: 'Rows per Request' },
   { operation: 'results: no job', moduleId: 'listResults', input: {}, parameter: 'Job ID' },
-  { operation: 'jobs: limit 101', moduleId: 'listJobs', input: { limit: 101 }, parameter: 'Limit' },
+  { operation: 'jobs: limit 3,201 (past what Make paginates)', moduleId: 'listJobs', input: { limit: 3201 }, parameter: 'Limit' },
+  { operation: 'results: limit 3,201 (past what Make paginates)', moduleId: 'listResults', input: { job_id: 'job_x', limit: 3201 }, parameter: 'Maximum Number of Rows' },
+  { operation: 'results: start page 0', moduleId: 'listResults', input: { job_id: 'job_x', start_page: 0 }, parameter: 'Start at Page' },
   { operation: 'jobs: limit 0', moduleId: 'listJobs', input: { limit: 0 }, parameter: 'Limit' },
   { operation: 'get job: no job', moduleId: 'getJob', input: {}, parameter: 'Job ID' },
   { operation: 'wait: no job', moduleId: 'waitForJob', input: {}, parameter: 'Job ID' },
@@ -88,7 +90,9 @@ const cases: Case[] = [
   { operation: 'connection: missing key', moduleId: 'connection', input: {}, parameter: 'API Key', connection: { apiKey: '' } },
   { operation: 'connection: key without evf_', moduleId: 'connection', input: {}, parameter: 'API Key', connection: { apiKey: 'abc' } },
   { operation: 'connection: base URL not ending in /api', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'https://api.example.com/v1' } },
-  { operation: 'connection: secret without whsec_', moduleId: 'connection', input: {}, parameter: 'Webhook Signing Secret', connection: { webhookSecret: 'secret' } },
+  { operation: 'connection: plain http to a public host (the key would travel in clear text)', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://api.example.com/api' } },
+  { operation: 'connection: plain http to a host that only starts like loopback', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://127.0.0.1.example.com/api' } },
+  { operation: 'any module: plain http to a public host', moduleId: 'getCredits', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://api.example.com/api' } },
 ];
 
 describe('bad input is refused before any request, naming the parameter', () => {
@@ -111,7 +115,7 @@ describe('bad input is refused before any request, naming the parameter', () => 
   it('the same inputs made valid do reach the service (the checks above are not refusing everything)', async () => {
     const before = sb.requests.length;
     await runModule('verifyEmail', { email: 'valid.ok@example.com' }, conn);
-    await runModule('listJobs', { limit: 100 }, conn);
+    await runModule('listJobs', { limit: 3200 }, conn);
     await runModule('submitBulk', { emails: ['valid.ok@example.com'], name: 'n'.repeat(255), webhook_url: GOOD_WEBHOOK_URLS[0] }, conn).catch(
       // Were the sandbox to refuse it (422), the request still arrived, which is what is counted.
       () => undefined,

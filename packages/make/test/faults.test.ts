@@ -11,7 +11,7 @@ let conn: MakeConnection;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
-  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret };
+  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
 });
 afterAll(async () => {
   await sb?.close();

@@ -25,7 +25,7 @@ const allOutputs: string[] = [];
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000, allowInsecureWebhooks: true });
-  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret };
+  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
 });
 afterAll(async () => {
   await sb?.close();
@@ -84,9 +84,14 @@ async function submit(emails: string[], extra: Record<string, unknown> = {}): Pr
   return out.job_id;
 }
 
+/** Runs Check a Bulk Job again while it says the job is still running, as a scenario would on its next run. */
 async function waitTerminal(jobId: string) {
-  const r = await run('waitForJob', { job_id: jobId });
-  return r.bundles[0] as { terminal: boolean; status: string; job_id: string };
+  let job: { terminal: boolean; status: string; job_id: string } | undefined;
+  for (let i = 0; i < 20 && !job?.terminal; i++) {
+    const r = await run('waitForJob', { job_id: jobId });
+    job = r.bundles[0] as typeof job;
+  }
+  return job!;
 }
 
 describe('Make modules against the sandbox', () => {
@@ -147,24 +152,55 @@ describe('Make modules against the sandbox', () => {
     expect(limited.bundles).toHaveLength(7);
     // Make stops paginating once the limit is reached: two pages, not five.
     expect(limited.requests).toHaveLength(2);
+
+    const later = await run('listResults', { job_id: jobId, per_page: 5, start_page: 3 });
+    expect(later.requests.map((q) => q.query.page)).toEqual(['3', '4', '5']);
+    expect(later.bundles).toHaveLength(13);
   });
 
-  it('Wait for a Bulk Job repeats GET /v1/jobs/{id} until terminal, and stops there', async () => {
+  it('List Bulk Job Results reads at most 3,200 rows in one run; Start at Page reads the rest', async () => {
+    const emails = Array.from({ length: 3500 }, (_, i) => `valid.big${i}@example.com`);
+    const jobId = await submit(emails);
+    expect((await waitTerminal(jobId)).terminal).toBe(true);
+    const first = await run('listResults', { job_id: jobId });
+    expect(first.requests.map((q) => q.query.page)).toEqual(['1', '2', '3', '4']);
+    expect(first.bundles).toHaveLength(3200);
+    const rest = await run('listResults', { job_id: jobId, start_page: 4 });
+    expect(rest.bundles).toHaveLength(500);
+    const seen = new Set([...first.bundles.slice(0, 3000), ...rest.bundles].map((b) => (b as { email: string }).email));
+    expect(seen).toEqual(new Set(emails));
+  });
+
+  it('Check a Bulk Job reads again while the job runs, stops when it has stopped, and always returns inside 40 s', async () => {
     // A sandbox whose job stays queued for a real second: on the shared fast one a job can be finished
-    // before the first poll, and a single GET would prove nothing about repeating.
+    // before the first read, and a single GET would prove nothing about repeating.
     const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 1000, rowsPerSecond: 100_000 });
     try {
-      const slowConn: MakeConnection = { apiKey: slow.apiKey, baseUrl: slow.baseUrl, webhookSecret: slow.webhookSecret };
-      const submitted = await runModule('submitBulk', { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) }, slowConn);
-      checkRequests(submitted.requests);
-      const jobId = (submitted.bundles[0] as { job_id: string }).job_id;
-      const r = await runModule('waitForJob', { job_id: jobId }, slowConn, { repeatDelayMs: 50 });
+      const slowConn: MakeConnection = { apiKey: slow.apiKey, baseUrl: slow.baseUrl };
+      const submit = async () => {
+        const submitted = await runModule('submitBulk', { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) }, slowConn);
+        checkRequests(submitted.requests);
+        return (submitted.bundles[0] as { job_id: string }).job_id;
+      };
+      // Still queued after three quick reads: the module returns it with Finished = No, having spent
+      // (as Make counts it) the two declared 10 s waits, inside the 40 s module timeout.
+      const queued = await submit();
+      const early = await runModule('waitForJob', { job_id: queued }, slowConn, { repeatDelayMs: 20 });
+      checkRequests(early.requests);
+      expect(early.requests).toHaveLength(3);
+      expect((early.bundles[0] as { terminal: boolean; status: string }).terminal).toBe(false);
+      expect(early.makeTimeMs).toBeGreaterThanOrEqual(20_000);
+      expect(early.makeTimeMs).toBeLessThan(40_000);
+
+      // Reads 0.8 s apart: the job finishes between them and the module stops at the first finished read.
+      const jobId = await submit();
+      const r = await runModule('waitForJob', { job_id: jobId }, slowConn, { repeatDelayMs: 800 });
       checkRequests(r.requests);
       allOutputs.push(JSON.stringify(r.bundles));
       for (const b of r.bundles) expectFieldsDeclared(b, interfaceOf('waitForJob'), 'waitForJob');
-      const job = r.bundles[0] as { terminal: boolean };
-      expect(job.terminal).toBe(true);
+      expect((r.bundles[0] as { terminal: boolean }).terminal).toBe(true);
       expect(r.requests.length).toBeGreaterThan(1);
+      expect(r.requests.length).toBeLessThanOrEqual(3);
       expect(new Set(r.requests.map((q) => q.path))).toEqual(new Set([`/api/v1/jobs/${jobId}`]));
     } finally {
       await slow.close();
@@ -173,7 +209,8 @@ describe('Make modules against the sandbox', () => {
 
   it('List Bulk Jobs and the job RPC read GET /v1/jobs newest first', async () => {
     const r = await run('listJobs', { limit: 3 });
-    expect(r.requests[0]!.query).toEqual({ limit: '3', offset: '0' });
+    expect(r.requests[0]!.query).toEqual({ limit: '100', offset: '0' });
+    expect(r.requests).toHaveLength(1);
     expect(r.bundles.length).toBeLessThanOrEqual(3);
     expect(r.bundles.length).toBeGreaterThan(0);
     const rpc = await runRpc('listJobs', conn);
@@ -183,16 +220,39 @@ describe('Make modules against the sandbox', () => {
     expect(first.label).toContain(first.value);
   });
 
-  it('Watch Finished Bulk Jobs emits finished jobs once, by job_id, newest first', async () => {
+  it('Watch Finished Bulk Jobs emits finished jobs once, by creation date, newest first', async () => {
     const first = await run('watchFinishedJobs', { maxJobs: 100 });
     expect(first.bundles.length).toBeGreaterThan(0);
     for (const b of first.bundles as { status: string }[]) expect(['queued', 'processing']).not.toContain(b.status);
-    const again = await run('watchFinishedJobs', { maxJobs: 100 }, { lastTriggerId: first.triggerId });
+    expect(first.triggerState?.date).toBeDefined();
+    const again = await run('watchFinishedJobs', { maxJobs: 100 }, { triggerState: first.triggerState });
     expect(again.bundles).toEqual([]);
+    expect(again.triggerState).toEqual(first.triggerState);
+    // Creation times have millisecond resolution: a job made in the same millisecond as the last one
+    // emitted would be ordered by id, so the new job is made a few ms later.
+    await new Promise((r) => setTimeout(r, 5));
     const jobId = await submit(['valid.new@example.com']);
     await waitTerminal(jobId);
-    const next = await run('watchFinishedJobs', { maxJobs: 100 }, { lastTriggerId: first.triggerId });
+    const next = await run('watchFinishedJobs', { maxJobs: 100 }, { triggerState: first.triggerState });
     expect((next.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([jobId]);
+  });
+
+  it('List Bulk Jobs pages by offset until a short page, and stops at its limit', async () => {
+    const many = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
+    try {
+      const c: MakeConnection = { apiKey: many.apiKey, baseUrl: many.baseUrl };
+      for (let i = 0; i < 205; i++) await runModule('submitBulk', { emails: [`valid.p${i}@example.com`] }, c);
+      const all = await runModule('listJobs', { limit: 3200 }, c);
+      checkRequests(all.requests);
+      expect(all.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
+      expect(all.bundles).toHaveLength(205);
+      expect(new Set(all.bundles.map((b) => (b as { job_id: string }).job_id)).size).toBe(205);
+      const some = await runModule('listJobs', { limit: 150 }, c);
+      expect(some.requests).toHaveLength(2);
+      expect(some.bundles).toHaveLength(150);
+    } finally {
+      await many.close();
+    }
   });
 
   it('Get Credit Balance reads credits and subscription', async () => {

@@ -1,23 +1,27 @@
 /**
- * A small evaluator for the IML (Make's expression language) that THIS app uses, so its requests and
- * response mappings can be run against the sandbox. No IML library is published on npm (Make's own
- * @integromat/iml is not on the public registry), so this supports only:
+ * A small evaluator for IML (Make's expression language), limited to what THIS app uses, so its
+ * requests and response mappings can run against the sandbox. No IML library is published on the
+ * npm registry (Make's @integromat/iml, which its editor extension uses, is not), so this supports
+ * only:
  *   - templates: "{{expr}}" (the raw value) and text with several {{expr}} parts (joined as text);
- *   - literals: 'text', "text", numbers, true, false, null;
+ *   - literals: 'text', "text", numbers, true, false, null, emptyarray, emptystring;
  *   - paths: a.b.c and a[expr], from the variables the caller provides (an unknown root is an error);
- *   - calls with comma-separated arguments: the built-ins if, ifempty, get, and the app's custom
- *     IML functions (loaded from app/functions, see iml-functions.ts);
- *   - the operators = and != (strict comparison);
- *   - parentheses.
- * Anything else throws "not supported", so a new construct in the app fails the tests until the
- * evaluator learns it (see iml-coverage in sandbox-modules.test.ts).
+ *   - the operators = and != (strict comparison), + on numbers, and parentheses;
+ *   - calls of the built-in functions listed in BUILTINS, and of nothing else.
+ * Anything else throws, so a new construct in the app fails the tests until the evaluator learns it.
+ * Each rule below that comes from Make cites the page it comes from.
  */
-
-export type ImlFunction = (...args: unknown[]) => unknown;
 
 export interface ImlScope {
   variables: Record<string, unknown>;
-  functions: Record<string, ImlFunction>;
+}
+
+/** Raised for anything Make would refuse or the harness cannot vouch for. */
+export class ImlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImlError';
+  }
 }
 
 type Token =
@@ -35,7 +39,7 @@ function tokenize(src: string): Token[] {
       i++;
     } else if (c === "'" || c === '"') {
       const end = src.indexOf(c, i + 1);
-      if (end < 0) throw new Error(`IML: unterminated string in ${src}`);
+      if (end < 0) throw new ImlError(`IML: unterminated string in ${src}`);
       out.push({ kind: 'str', value: src.slice(i + 1, end) });
       i = end + 1;
     } else if (/[0-9]/.test(c)) {
@@ -49,11 +53,11 @@ function tokenize(src: string): Token[] {
     } else if (src.startsWith('!=', i)) {
       out.push({ kind: 'op', value: '!=' });
       i += 2;
-    } else if ('=.,()[]'.includes(c)) {
+    } else if ('=.,()[]+'.includes(c)) {
       out.push({ kind: 'op', value: c });
       i++;
     } else {
-      throw new Error(`IML: "${c}" is not supported by this evaluator (in ${src})`);
+      throw new ImlError(`IML: "${c}" is not supported by this evaluator (in ${src})`);
     }
   }
   return out;
@@ -62,9 +66,13 @@ function tokenize(src: string): Token[] {
 type Node =
   | { t: 'lit'; value: unknown }
   | { t: 'var'; name: string }
-  | { t: 'member'; object: Node; key: Node }
+  | { t: 'member'; object: Node; key: Node; bracket: boolean }
   | { t: 'call'; name: string; args: Node[] }
-  | { t: 'cmp'; op: '=' | '!='; left: Node; right: Node };
+  | { t: 'cmp'; op: '=' | '!='; left: Node; right: Node }
+  | { t: 'add'; left: Node; right: Node };
+
+// Make's keywords for an empty array and an empty text (https://www.make.com/en/help/functions/general-functions, "Keywords").
+const KEYWORDS: Record<string, unknown> = { true: true, false: false, null: null, emptyarray: [], emptystring: '' };
 
 function parse(src: string): Node {
   const tokens = tokenize(src);
@@ -72,17 +80,25 @@ function parse(src: string): Node {
   const peek = () => tokens[pos];
   const isOp = (v: string) => peek()?.kind === 'op' && peek()!.value === v;
   const expect = (v: string) => {
-    if (!isOp(v)) throw new Error(`IML: expected "${v}" in ${src}`);
+    if (!isOp(v)) throw new ImlError(`IML: expected "${v}" in ${src}`);
     pos++;
   };
   function comparison(): Node {
-    const left = postfix();
+    const left = additive();
     if (isOp('=') || isOp('!=')) {
       const op = peek()!.value as '=' | '!=';
       pos++;
-      return { t: 'cmp', op, left, right: postfix() };
+      return { t: 'cmp', op, left, right: additive() };
     }
     return left;
+  }
+  function additive(): Node {
+    let node = postfix();
+    while (isOp('+')) {
+      pos++;
+      node = { t: 'add', left: node, right: postfix() };
+    }
+    return node;
   }
   function postfix(): Node {
     let node = primary();
@@ -90,13 +106,13 @@ function parse(src: string): Node {
       if (isOp('.')) {
         pos++;
         const tok = tokens[pos++];
-        if (tok?.kind !== 'id') throw new Error(`IML: expected a name after "." in ${src}`);
-        node = { t: 'member', object: node, key: { t: 'lit', value: tok.value } };
+        if (tok?.kind !== 'id') throw new ImlError(`IML: expected a name after "." in ${src}`);
+        node = { t: 'member', object: node, key: { t: 'lit', value: tok.value }, bracket: false };
       } else if (isOp('[')) {
         pos++;
         const key = comparison();
         expect(']');
-        node = { t: 'member', object: node, key };
+        node = { t: 'member', object: node, key, bracket: true };
       } else {
         return node;
       }
@@ -104,7 +120,7 @@ function parse(src: string): Node {
   }
   function primary(): Node {
     const tok = tokens[pos++];
-    if (!tok) throw new Error(`IML: unexpected end of ${src}`);
+    if (!tok) throw new ImlError(`IML: unexpected end of ${src}`);
     if (tok.kind === 'num' || tok.kind === 'str') return { t: 'lit', value: tok.value };
     if (tok.kind === 'op' && tok.value === '(') {
       const inner = comparison();
@@ -112,9 +128,6 @@ function parse(src: string): Node {
       return inner;
     }
     if (tok.kind === 'id') {
-      if (tok.value === 'true') return { t: 'lit', value: true };
-      if (tok.value === 'false') return { t: 'lit', value: false };
-      if (tok.value === 'null') return { t: 'lit', value: null };
       if (isOp('(')) {
         pos++;
         const args: Node[] = [];
@@ -128,57 +141,128 @@ function parse(src: string): Node {
         expect(')');
         return { t: 'call', name: tok.value, args };
       }
+      if (Object.prototype.hasOwnProperty.call(KEYWORDS, tok.value)) return { t: 'lit', value: KEYWORDS[tok.value] };
       return { t: 'var', name: tok.value };
     }
-    throw new Error(`IML: unexpected "${tok.value}" in ${src}`);
+    throw new ImlError(`IML: unexpected "${tok.value}" in ${src}`);
   }
   const node = comparison();
-  if (pos !== tokens.length) throw new Error(`IML: unexpected "${String(tokens[pos]!.value)}" in ${src}`);
+  if (pos !== tokens.length) throw new ImlError(`IML: unexpected "${String(tokens[pos]!.value)}" in ${src}`);
   return node;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
-
-const BUILTINS: Record<string, (scope: ImlScope, args: Node[]) => unknown> = {
-  // Lazy like Make's: only the chosen branch is evaluated.
-  if: (scope, [cond, a, b]) => (truthy(run(cond!, scope)) ? run(a!, scope) : b ? run(b, scope) : undefined),
-  ifempty: (scope, [a, b]) => {
-    const v = run(a!, scope);
-    return isEmpty(v) ? run(b!, scope) : v;
-  },
-  get: (scope, [obj, path]) => {
-    let v = run(obj!, scope);
-    for (const key of String(run(path!, scope)).split('.')) v = v == null ? undefined : (v as Record<string, unknown>)[key];
-    return v;
-  },
-};
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 function truthy(v: unknown): boolean {
   return !(v === undefined || v === null || v === false || v === '' || v === 0);
 }
 
-function run(node: Node, scope: ImlScope): unknown {
+function asText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** Reads one step of a path. Make's arrays are 1-based (https://www.make.com/en/help/functions/array-functions: "The first item in an array is index 1"). */
+function step(obj: unknown, key: unknown, where: string): unknown {
+  if (obj === undefined || obj === null) return undefined;
+  if (Array.isArray(obj) && (typeof key === 'number' || /^[0-9]+$/.test(String(key)))) {
+    const n = Number(key);
+    if (n < 1) throw new ImlError(`IML: arrays are 1-based in Make; index ${n} is not an element (in ${where})`);
+    return obj[n - 1];
+  }
+  return (obj as Record<string, unknown>)[String(key)];
+}
+
+function needArray(v: unknown, fn: string): unknown[] {
+  if (!Array.isArray(v)) throw new ImlError(`IML: ${fn}() needs an array, got ${asText(v).slice(0, 60) || String(v)}`);
+  return v;
+}
+
+/**
+ * Make's built-in IML functions the app uses, each as Make documents it. Nothing else can be called:
+ * custom IML functions "are not available by default" (https://developers.make.com/custom-apps-documentation/app-components/iml-functions),
+ * so a module calling one would not run in a Make account that has not been granted them.
+ */
+const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => unknown> = {
+  // if(expression; value1; value2), lazy (https://www.make.com/en/help/functions/general-functions).
+  if: (scope, [cond, a, b]) => (truthy(run(cond!, scope)) ? run(a!, scope) : b ? run(b, scope) : undefined),
+  // ifempty(value1; value2) (https://www.make.com/en/help/functions/general-functions).
+  ifempty: (scope, [a, b]) => {
+    const v = run(a!, scope);
+    return isEmpty(v) ? run(b!, scope) : v;
+  },
+  // switch(expression; value1; result1; [value2; result2; ...]; [else]) (https://www.make.com/en/help/functions/general-functions).
+  switch: (scope, [subject, ...rest]) => {
+    const v = run(subject!, scope);
+    let i = 0;
+    for (; i + 1 < rest.length; i += 2) if (run(rest[i]!, scope) === v) return run(rest[i + 1]!, scope);
+    return i < rest.length ? run(rest[i]!, scope) : undefined;
+  },
+  // get(object or array; path), dots between keys, 1-based indexes (https://www.make.com/en/help/functions/general-functions).
+  get: (scope, [obj, path], src) => {
+    let v = run(obj!, scope);
+    for (const key of asText(run(path!, scope)).split('.')) v = step(v, key, src);
+    return v;
+  },
+  // contains(array; value) and contains(text; search string) (https://www.make.com/en/help/functions/array-functions, https://www.make.com/en/help/functions/string-functions).
+  contains: (scope, [a, b]) => {
+    const hay = run(a!, scope);
+    const needle = run(b!, scope);
+    if (typeof hay === 'string') return hay.includes(asText(needle));
+    return needArray(hay, 'contains').includes(needle);
+  },
+  // map(complex array; key): the values of one key (https://www.make.com/en/help/functions/array-functions).
+  map: (scope, [a, key]) => {
+    const k = asText(run(key!, scope));
+    return needArray(run(a!, scope), 'map')
+      .map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[k] : undefined))
+      .filter((v) => v !== undefined);
+  },
+  // join(array; separator) (https://www.make.com/en/help/functions/array-functions).
+  join: (scope, [a, sep]) => needArray(run(a!, scope), 'join').map(asText).join(asText(run(sep!, scope))),
+  // split(text; separator) (https://www.make.com/en/help/functions/string-functions).
+  split: (scope, [a, sep]) => asText(run(a!, scope)).split(asText(run(sep!, scope))),
+  // length(text or array) (https://www.make.com/en/help/functions/string-functions, https://www.make.com/en/help/functions/array-functions).
+  length: (scope, [a]) => {
+    const v = run(a!, scope);
+    return typeof v === 'string' ? v.length : needArray(v, 'length').length;
+  },
+  // encodeURL(text): encodes special characters, "/" included (https://www.make.com/en/help/functions/string-functions).
+  encodeURL: (scope, [a]) => encodeURIComponent(asText(run(a!, scope))),
+};
+
+export const BUILTIN_NAMES: readonly string[] = Object.keys(BUILTINS);
+
+function run(node: Node, scope: ImlScope, src = ''): unknown {
   switch (node.t) {
     case 'lit':
-      return node.value;
+      return Array.isArray(node.value) ? [] : node.value;
     case 'var':
-      if (!(node.name in scope.variables)) throw new Error(`IML: variable "${node.name}" is not available here`);
+      if (!Object.prototype.hasOwnProperty.call(scope.variables, node.name)) {
+        throw new ImlError(`IML: variable "${node.name}" is not available here (available: ${Object.keys(scope.variables).join(', ')})`);
+      }
       return scope.variables[node.name];
-    case 'member': {
-      const obj = run(node.object, scope);
-      const key = run(node.key, scope);
-      return obj == null ? undefined : (obj as Record<string, unknown>)[String(key)];
-    }
+    case 'member':
+      return step(run(node.object, scope, src), run(node.key, scope, src), src);
     case 'call': {
       const builtin = BUILTINS[node.name];
-      if (builtin) return builtin(scope, node.args);
-      const fn = scope.functions[node.name];
-      if (!fn) throw new Error(`IML: function "${node.name}" is not supported by this evaluator`);
-      return fn(...node.args.map((a) => run(a, scope)));
+      if (!builtin) {
+        throw new ImlError(
+          `IML: "${node.name}" is not a built-in Make function this app may use; custom IML functions are not available by default (https://developers.make.com/custom-apps-documentation/app-components/iml-functions)`,
+        );
+      }
+      return builtin(scope, node.args, src);
     }
     case 'cmp': {
-      const same = run(node.left, scope) === run(node.right, scope);
+      const same = run(node.left, scope, src) === run(node.right, scope, src);
       return node.op === '=' ? same : !same;
+    }
+    case 'add': {
+      // Only numbers: the harness does not guess how Make would add text or dates.
+      const a = run(node.left, scope, src);
+      const b = run(node.right, scope, src);
+      if (typeof a !== 'number' || typeof b !== 'number') throw new ImlError(`IML: + needs two numbers (in ${src})`);
+      return a + b;
     }
   }
 }
@@ -188,12 +272,8 @@ const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
 /** Evaluates one IML string: a lone {{expr}} keeps its type, mixed text becomes text. */
 export function evaluateString(text: string, scope: ImlScope): unknown {
   const whole = /^\{\{([\s\S]*)\}\}$/.exec(text);
-  if (whole && !whole[1]!.includes('{{')) return run(parse(whole[1]!), scope);
-  return text.replace(TEMPLATE, (_, expr: string) => {
-    const v = run(parse(expr), scope);
-    if (v === undefined || v === null) return '';
-    return typeof v === 'object' ? JSON.stringify(v) : String(v);
-  });
+  if (whole && !whole[1]!.includes('{{')) return run(parse(whole[1]!), scope, whole[1]);
+  return text.replace(TEMPLATE, (_, expr: string) => asText(run(parse(expr), scope, expr)));
 }
 
 /** Evaluates every string in a JSON value; keys whose value comes out undefined are dropped, as Make does. */
@@ -236,11 +316,16 @@ export function referencesOf(expr: string): { variables: string[]; functions: st
     } else if (n.t === 'call') {
       functions.add(n.name);
       n.args.forEach(walk);
-    } else if (n.t === 'cmp') {
+    } else if (n.t === 'cmp' || n.t === 'add') {
       walk(n.left);
       walk(n.right);
     }
   };
   walk(parse(expr));
   return { variables: [...variables], functions: [...functions] };
+}
+
+/** Every variable root the IML inside a JSON value reads. */
+export function variablesReadBy(value: unknown): string[] {
+  return [...new Set(expressionsIn(value).flatMap((e) => referencesOf(e).variables))];
 }

@@ -1,20 +1,28 @@
 /**
- * Runs the app's components the way Make does, as far as Make's documented behaviour goes, so each
- * request and mapping can meet a real server (the sandbox): parameters are checked first, then the
- * base and the module's communication are merged and rendered, sent with fetch, and the response
- * directives (error, temp, iterate, output, limit, pagination, repeat, trigger) are applied.
- * Documented assumptions: `pagination.page` is 2 for the first follow-up request; a repeat stops
- * when its condition is false or its limit is reached, and the last answer is the module's output.
+ * Runs the app's components as Make does, as far as Make documents it, so each request and mapping
+ * can meet a real server (the sandbox). Parameters are checked first, then the base and the module's
+ * communication are merged and rendered, sent with fetch, and the response directives (error, temp,
+ * iterate, output, limit, pagination, repeat, trigger) are applied. Every Make rule the app relies on
+ * is enforced here (see make-rules.ts, each with its source); where Make is silent the harness is
+ * stricter, never looser. A component that breaks a rule fails with MakeRuleError.
  */
 import { codeFile, components, readJsonc, type ComponentMeta, type Json } from './app-files';
-import { evaluate, type ImlFunction } from './iml';
-import { loadImlFunctions } from './iml-functions';
-import { asSpecs, validateParameters } from './make-params';
+import { evaluate, ImlError, variablesReadBy, expressionsIn, parseExpression, referencesOf, BUILTIN_NAMES } from './iml';
+import { asSpecs, validateParameters, type ParamSpec } from './make-params';
+import {
+  EPOCH_LIMIT_MAX,
+  MakeRuleError,
+  MAX_REQUESTS_PER_RUN,
+  MODULE_TIMEOUT_MS,
+  PAGINATION_ITEM_LIMIT,
+  REQUEST_ALLOWANCE_MS,
+  SCOPES,
+  type ScopeName,
+} from './make-rules';
 
 export interface MakeConnection {
   apiKey: string;
   baseUrl: string;
-  webhookSecret?: string;
 }
 
 export interface SentRequest {
@@ -37,7 +45,7 @@ export class MakeModuleError extends Error {
   }
 }
 
-interface Directive {
+export interface Directive {
   url?: string;
   method?: string;
   headers?: Record<string, unknown>;
@@ -45,6 +53,7 @@ interface Directive {
   body?: unknown;
   type?: string;
   temp?: Record<string, unknown>;
+  condition?: unknown;
   repeat?: { condition: string; delay: number; limit: number };
   pagination?: { qs?: Record<string, unknown>; condition?: string; mergeWithParent?: boolean };
   response?: {
@@ -54,15 +63,41 @@ interface Directive {
     output?: unknown;
     limit?: number | string;
     metadata?: { type: string; value: string };
-    trigger?: { type: string; order: string; id: string };
+    trigger?: { type: string; order: string; id: string; date?: string };
   };
 }
 
+export type ModuleType = 'action' | 'search' | 'trigger' | 'instant_trigger' | 'universal' | 'responder';
+
+/** A module as the harness runs it: the app's own, or a deliberately wrong one from a test. */
+export interface ModuleDef {
+  id: string;
+  moduleType: ModuleType;
+  communication: Directive | Directive[];
+  params: ParamSpec[];
+  epoch?: Directive;
+}
+
+export interface WebhookDef {
+  id: string;
+  communication: { respond?: { status?: unknown; body?: unknown; type?: string }; condition?: unknown; output?: unknown; verification?: unknown };
+  params: ParamSpec[];
+}
+
+/** Where a polling trigger stopped last time (Make keeps this between runs). */
+export interface TriggerState {
+  id: string;
+  date?: string;
+}
+
 export interface RunOptions {
-  /** Replaces repeat.delay so waits are short against a time-scaled sandbox. */
+  /**
+   * Sleeps this long instead of repeat.delay, so tests against a time-scaled sandbox stay quick. The
+   * declared delay is still counted against the module timeout.
+   */
   repeatDelayMs?: number;
-  /** For polling triggers: the id Make remembered from the previous run. */
-  lastTriggerId?: string;
+  /** For polling triggers: what Make remembered from the previous run. */
+  triggerState?: TriggerState;
   /** For instant triggers: the webhook's output bundle. */
   payload?: unknown;
   now?: Date;
@@ -71,13 +106,115 @@ export interface RunOptions {
 export interface RunResult {
   bundles: unknown[];
   requests: SentRequest[];
-  /** For polling triggers: the id Make would remember for the next run. */
-  triggerId?: string;
+  /** For polling triggers: what Make would remember for the next run. */
+  triggerState?: TriggerState;
   metadata?: string;
+  /** Module time as Make would count it: real request time plus every declared repeat delay. */
+  makeTimeMs: number;
 }
 
-const functions: Record<string, ImlFunction> = loadImlFunctions();
-const base = readJsonc('general/base.iml.json') as unknown as Directive & { baseUrl: string; timeout?: number };
+interface Base extends Directive {
+  baseUrl: string;
+  timeout?: number;
+  log?: { sanitize?: string[] };
+}
+
+const base = (): Base => readJsonc('general/base.iml.json') as unknown as Base;
+
+// ---------------------------------------------------------------------------------------------------
+// Static rules: checked on every component before it runs, and by the rule tests on every component.
+// ---------------------------------------------------------------------------------------------------
+
+function assertReads(value: unknown, scope: ScopeName, where: string): void {
+  if (value === undefined) return;
+  const allowed: readonly string[] = SCOPES[scope];
+  for (const expr of expressionsIn(value)) {
+    try {
+      parseExpression(expr);
+    } catch (err) {
+      throw new MakeRuleError('directiveScope', `${where}: ${(err as Error).message}`);
+    }
+    for (const fn of referencesOf(expr).functions) {
+      if (!BUILTIN_NAMES.includes(fn)) throw new MakeRuleError('noCustomFunctions', `${where}: calls ${fn}(), which is not a built-in Make function`);
+    }
+  }
+  for (const v of variablesReadBy(value)) {
+    if (!allowed.includes(v)) {
+      const rule = scope === 'repeatCondition' ? 'repeatScope' : scope === 'webhook' ? 'webhookScope' : 'directiveScope';
+      throw new MakeRuleError(rule, `${where} reads "${v}", which Make does not give it (it may read: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+function checkDirective(d: Directive, where: string, kind: 'module' | 'instant' | 'connection' | 'epoch'): void {
+  const req: ScopeName = kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
+  const res: ScopeName = kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
+  const { response, pagination, repeat, ...request } = d;
+  assertReads(request, req, `${where} request`);
+  assertReads(response, res, `${where} response`);
+  assertReads(pagination, 'pagination', `${where} pagination`);
+  if (repeat) {
+    assertReads(repeat.condition, 'repeatCondition', `${where} repeat.condition`);
+    if (!Number.isInteger(repeat.limit) || repeat.limit < 1) throw new MakeRuleError('repeatBounds', `${where}: repeat.limit must be a positive whole number`);
+    if (typeof repeat.delay !== 'number' || repeat.delay < 0) throw new MakeRuleError('repeatBounds', `${where}: repeat.delay must be a number of ms`);
+    const waits = (repeat.limit - 1) * repeat.delay;
+    if (waits > MODULE_TIMEOUT_MS - REQUEST_ALLOWANCE_MS) {
+      throw new MakeRuleError('repeatBounds', `${where}: ${repeat.limit} rounds ${repeat.delay} ms apart wait ${waits} ms, past the ${MODULE_TIMEOUT_MS} ms module timeout`);
+    }
+  }
+  if (pagination && response?.limit === undefined) throw new MakeRuleError('paginationNeedsLimit', `${where}: paginates without a response.limit`);
+  if (typeof response?.limit === 'number' && pagination && response.limit > PAGINATION_ITEM_LIMIT) {
+    throw new MakeRuleError('paginationItems', `${where}: limit ${response.limit} promises more than Make paginates`);
+  }
+  if (kind === 'epoch') {
+    const limit = response?.limit;
+    if (typeof limit !== 'number' || limit > EPOCH_LIMIT_MAX) throw new MakeRuleError('epochLimit', `${where}: the epoch needs a static response.limit of at most ${EPOCH_LIMIT_MAX}`);
+  }
+  const trigger = response?.trigger;
+  if (trigger) {
+    if (trigger.type !== 'date' && trigger.type !== 'id') throw new MakeRuleError('triggerType', `${where}: trigger.type must be date or id`);
+    if (trigger.type === 'date' && !trigger.date) throw new MakeRuleError('triggerType', `${where}: a date trigger needs trigger.date`);
+    if (trigger.order !== 'desc' && trigger.order !== 'asc') throw new MakeRuleError('triggerOrder', `${where}: trigger.order must say how the API orders items`);
+  }
+}
+
+/** Every static Make rule for one module; throws MakeRuleError on the first broken one. */
+export function checkModule(def: ModuleDef): void {
+  const list = Array.isArray(def.communication) ? def.communication : [def.communication];
+  if (def.moduleType === 'instant_trigger') {
+    if (list.length > 1) throw new MakeRuleError('instantTriggerShape', `module ${def.id}: an instant trigger makes one request at most`);
+    for (const d of list) {
+      if (d.pagination || d.response?.iterate) throw new MakeRuleError('instantTriggerShape', `module ${def.id}: iterate and pagination are not available in an instant trigger`);
+    }
+  }
+  if (def.moduleType === 'trigger' && !list.some((d) => d.response?.trigger)) throw new MakeRuleError('triggerType', `module ${def.id}: a polling trigger needs response.trigger`);
+  list.forEach((d, i) => checkDirective(d, `module ${def.id}${list.length > 1 ? ` request ${i + 1}` : ''}`, def.moduleType === 'instant_trigger' ? 'instant' : 'module'));
+  if (def.epoch) checkDirective(def.epoch, `module ${def.id} epoch`, 'epoch');
+}
+
+export function checkBase(b: Base = base()): void {
+  if ((b.timeout ?? MODULE_TIMEOUT_MS) > MODULE_TIMEOUT_MS) throw new MakeRuleError('moduleTimeout', `base: timeout ${b.timeout} ms is longer than Make waits`);
+  const { response, ...request } = b;
+  assertReads(request, 'base', 'base');
+  assertReads(response, 'base', 'base response');
+}
+
+/** The connection's test request and every RPC, under the same rules as modules. */
+export function checkConnection(d: Directive = loadConnectionCommunication()): void {
+  checkDirective(d, 'connection', 'connection');
+}
+
+export function checkRpc(id: string, d: Directive = readJsonc(codeFile('rpc', id, 'communication')) as unknown as Directive): void {
+  checkDirective(d, `rpc ${id}`, 'module');
+}
+
+export function checkWebhook(def: WebhookDef): void {
+  assertReads(def.communication, 'webhook', `webhook ${def.id}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Loading the app's own components.
+// ---------------------------------------------------------------------------------------------------
 
 function moduleMeta(id: string): ComponentMeta {
   const meta = components('module').find(([m]) => m === id)?.[1];
@@ -85,8 +222,45 @@ function moduleMeta(id: string): ComponentMeta {
   return meta;
 }
 
-function scope(variables: Record<string, unknown>) {
-  return { variables, functions };
+export function loadModule(id: string): ModuleDef {
+  const meta = moduleMeta(id);
+  return {
+    id,
+    moduleType: meta.moduleType as ModuleType,
+    communication: readJsonc(meta.codeFiles.communication!) as unknown as Directive | Directive[],
+    params: [
+      ...(meta.codeFiles.staticParams ? asSpecs(readJsonc(meta.codeFiles.staticParams) as Json) : []),
+      ...(meta.codeFiles.mappableParams ? asSpecs(readJsonc(meta.codeFiles.mappableParams) as Json) : []),
+    ],
+    epoch: meta.codeFiles.epoch ? (readJsonc(meta.codeFiles.epoch) as unknown as Directive) : undefined,
+  };
+}
+
+export function loadWebhook(id: string): WebhookDef {
+  return {
+    id,
+    communication: readJsonc(codeFile('webhook', id, 'communication')) as unknown as WebhookDef['communication'],
+    params: asSpecs(readJsonc(codeFile('webhook', id, 'params'))),
+  };
+}
+
+export function loadConnectionCommunication(): Directive {
+  return readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Directive;
+}
+
+export function connectionParams(input: Record<string, unknown>): Record<string, unknown> {
+  return validateParameters(asSpecs(readJsonc(codeFile('connection', 'apiKey', 'params'))), input);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Running.
+// ---------------------------------------------------------------------------------------------------
+
+function pick(vars: Record<string, unknown>, scope: ScopeName, extra: Record<string, unknown> = {}): { variables: Record<string, unknown> } {
+  const variables: Record<string, unknown> = {};
+  for (const name of SCOPES[scope]) if (name in vars) variables[name] = vars[name];
+  for (const [k, v] of Object.entries(extra)) if ((SCOPES[scope] as readonly string[]).includes(k)) variables[k] = v;
+  return { variables };
 }
 
 function lowerHeaders(h: Headers): Record<string, string> {
@@ -97,175 +271,264 @@ function lowerHeaders(h: Headers): Record<string, string> {
   return out;
 }
 
-async function send(
-  req: { method: string; url: string; headers: Record<string, string>; qs: Record<string, unknown>; body: unknown },
-  log: SentRequest[],
-): Promise<{ statusCode: number; headers: Record<string, string>; body: unknown }> {
-  const url = new URL(encodeURI(req.url));
-  for (const [k, v] of Object.entries(req.qs)) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
-  const headers = { ...req.headers };
-  let payload: string | undefined;
-  if (req.body !== undefined && req.method !== 'GET') {
-    payload = JSON.stringify(req.body);
-    headers['content-type'] = 'application/json';
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+class Run {
+  readonly log: SentRequest[] = [];
+  private readonly started = Date.now();
+  private declaredWaitMs = 0;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  get makeTimeMs(): number {
+    return Date.now() - this.started + this.declaredWaitMs;
   }
-  log.push({ method: req.method, url: url.toString(), path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: req.body });
-  const res = await fetch(url, { method: req.method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(base.timeout ?? 40_000) });
-  const text = await res.text();
-  let body: unknown = text;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
+
+  private checkClock(): void {
+    if (this.makeTimeMs > MODULE_TIMEOUT_MS) {
+      throw new MakeRuleError('moduleTimeout', `the module ran ${this.makeTimeMs} ms (requests plus declared waits)`);
     }
-  } else {
-    body = undefined;
   }
-  return { statusCode: res.status, headers: lowerHeaders(res.headers), body };
+
+  async wait(declaredMs: number, actualMs: number): Promise<void> {
+    this.declaredWaitMs += declaredMs;
+    this.checkClock();
+    await new Promise((r) => setTimeout(r, actualMs));
+    this.declaredWaitMs -= actualMs;
+  }
+
+  async send(req: { method: string; url: string; headers: Record<string, string>; qs: Record<string, unknown>; body: unknown }): Promise<Answer> {
+    if (this.log.length >= MAX_REQUESTS_PER_RUN) throw new MakeRuleError('paginationRequests', `request ${this.log.length + 1} of one module run`);
+    // Characters a URL cannot carry are encoded; what is already encoded (encodeURL's %2F) stays so.
+    const url = new URL(req.url.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, encodeURIComponent));
+    for (const [k, v] of Object.entries(req.qs)) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    const headers = { ...req.headers };
+    let payload: string | undefined;
+    if (req.body !== undefined && req.method !== 'GET') {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    this.log.push({ method: req.method, url: url.toString(), path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: req.body });
+    const budget = Math.max(1, Math.min(this.timeoutMs, MODULE_TIMEOUT_MS - this.makeTimeMs));
+    let res: Response;
+    try {
+      res = await fetch(url, { method: req.method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(budget) });
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
+      throw err;
+    }
+    const text = await res.text();
+    let body: unknown = undefined;
+    if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    this.checkClock();
+    return { statusCode: res.status, headers: lowerHeaders(res.headers), body };
+  }
 }
 
-function errorFor(status: number, own: Directive['response'], vars: Record<string, unknown>): MakeModuleError {
-  const pick = (errors: Record<string, unknown> | undefined) =>
-    (errors?.[String(status)] as { type?: string; message: string } | undefined) ??
-    (errors?.message ? (errors as { type?: string; message: string }) : undefined);
-  const spec = pick(own?.error) ?? pick(base.response?.error);
+function errorFor(status: number, own: Directive['response'], b: Base | undefined, vars: Record<string, unknown>, scope: ScopeName): MakeModuleError {
+  const pickSpec = (errors: Record<string, unknown> | undefined) =>
+    (errors?.[String(status)] as { type?: string; message: string } | undefined) ?? (errors?.message ? (errors as { type?: string; message: string }) : undefined);
+  const spec = pickSpec(own?.error) ?? pickSpec(b?.response?.error);
   if (!spec) return new MakeModuleError('RuntimeError', `HTTP ${status}`, status);
-  const message = String(evaluate(spec.message, scope(vars)));
-  return new MakeModuleError(spec.type ?? 'RuntimeError', message, status);
+  return new MakeModuleError(spec.type ?? 'RuntimeError', String(evaluate(spec.message, pick(vars, scope))), status);
 }
 
-/** Runs one request directive (with its repeat and pagination); returns its bundles. */
+/** Compares trigger keys: date first, then id, as Make sorts (RULES.triggerType). */
+function compareKeys(a: TriggerState, b: TriggerState): number {
+  const da = a.date ?? '';
+  const db = b.date ?? '';
+  if (da !== db) return Date.parse(da) < Date.parse(db) ? -1 : 1;
+  if (a.id === b.id) return 0;
+  return /^[0-9]+$/.test(a.id) && /^[0-9]+$/.test(b.id) ? Number(a.id) - Number(b.id) : a.id < b.id ? -1 : 1;
+}
+
+const DATE_FIELDS = ['created_at', 'updated_at', 'createdAt', 'updatedAt', 'date', 'created', 'updated'];
+
+interface DirectiveResult {
+  bundles: unknown[];
+  triggerState?: TriggerState;
+  metadata?: string;
+}
+
+/** Runs one request directive (with its repeat and pagination) and returns its bundles. */
 async function runDirective(
   d: Directive,
   vars: Record<string, unknown>,
   options: RunOptions,
-  log: SentRequest[],
-  withBase: boolean,
-): Promise<{ bundles: unknown[]; triggerIds: string[]; lastBody: unknown; metadata?: string }> {
-  const s = scope(vars);
+  run: Run,
+  kind: 'module' | 'instant' | 'connection',
+  withBase: Base | undefined,
+): Promise<DirectiveResult> {
+  const reqScope: ScopeName = kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
+  const resScope: ScopeName = kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
+  if (d.temp) Object.assign(vars.temp as object, evaluate(d.temp, pick(vars, reqScope)));
+  if (d.condition !== undefined && evaluate(d.condition, pick(vars, reqScope)) === false) return { bundles: [] };
+  const s = pick(vars, reqScope);
   let url = String(evaluate(d.url, s));
-  if (withBase && url.startsWith('/')) url = String(evaluate(base.baseUrl, s)) + url;
+  if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
   const method = String(d.method ? evaluate(d.method, s) : 'GET').toUpperCase();
   const headers = {
-    ...(withBase ? (evaluate(base.headers ?? {}, s) as Record<string, string>) : {}),
+    ...(withBase ? (evaluate(withBase.headers ?? {}, pick(vars, 'base')) as Record<string, string>) : {}),
     ...((evaluate(d.headers ?? {}, s) as Record<string, string>) ?? {}),
   };
   const qs = (evaluate(d.qs ?? {}, s) as Record<string, unknown>) ?? {};
   const body = d.body === undefined ? undefined : evaluate(d.body, s);
   const response = d.response ?? {};
-  const limitValue = response.limit === undefined ? Infinity : Number(evaluate(response.limit, s));
+  const limitValue = response.limit === undefined ? Infinity : Number(evaluate(response.limit, pick(vars, resScope)));
+  if (d.pagination && limitValue > PAGINATION_ITEM_LIMIT) {
+    throw new MakeRuleError('paginationItems', `a limit of ${limitValue} items promises more than Make paginates`);
+  }
 
   const bundles: unknown[] = [];
-  const triggerIds: string[] = [];
+  const candidates: Candidate[] = [];
   let page = 1;
   let currentQs = qs;
-  let lastBody: unknown;
   let metadata: string | undefined;
+  const send = () => run.send({ method, url, headers, qs: currentQs, body });
+  const applyTemp = (answer: Answer) => {
+    if (response.temp) Object.assign(vars.temp as object, evaluate(response.temp, pick({ ...vars, ...answer }, resScope)));
+  };
   for (;;) {
-    let answer = await send({ method, url, headers, qs: currentQs, body }, log);
+    let answer = await send();
     if (d.repeat) {
       let rounds = 1;
-      while (rounds < d.repeat.limit && answer.statusCode < 400 && evaluate(d.repeat.condition, scope({ ...vars, ...answer })) === true) {
-        await new Promise((r) => setTimeout(r, options.repeatDelayMs ?? d.repeat!.delay));
-        answer = await send({ method, url, headers, qs: currentQs, body }, log);
+      for (;;) {
+        if (answer.statusCode >= 400) break;
+        applyTemp(answer);
+        // RULES.repeatScope: the condition gets temp and nothing else.
+        if (rounds >= d.repeat.limit || evaluate(d.repeat.condition, pick(vars, 'repeatCondition')) !== true) break;
+        await run.wait(d.repeat.delay, options.repeatDelayMs ?? d.repeat.delay);
+        answer = await send();
         rounds++;
       }
     }
     const rvars = { ...vars, ...answer };
-    if (answer.statusCode >= 400) throw errorFor(answer.statusCode, response, rvars);
-    lastBody = answer.body;
-    if (response.temp) Object.assign(vars.temp as object, evaluate(response.temp, scope(rvars)));
-    if (response.metadata) metadata = String(evaluate(response.metadata.value, scope(rvars)));
+    if (answer.statusCode >= 400) throw errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
+    if (!d.repeat) applyTemp(answer);
+    if (response.metadata) metadata = String(evaluate(response.metadata.value, pick(rvars, resScope)));
     if (response.iterate !== undefined) {
       const it = typeof response.iterate === 'string' ? { container: response.iterate } : response.iterate;
-      const items = evaluate(it.container, scope(rvars));
-      if (!Array.isArray(items)) throw new Error(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
+      const items = evaluate(it.container, pick(rvars, resScope));
+      if (!Array.isArray(items)) throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
       for (const item of items) {
-        const ivars = { ...rvars, item };
-        if (it.condition !== undefined && evaluate(it.condition, scope(ivars)) !== true) continue;
+        const iscope = pick(rvars, resScope, { item });
+        if (it.condition !== undefined && evaluate(it.condition, iscope) !== true) continue;
+        const bundle = response.output === undefined ? item : evaluate(response.output, iscope);
         if (response.trigger) {
-          const id = String(evaluate(response.trigger.id, scope(ivars)));
-          // Make keeps the newest id; with order desc it stops at the one remembered from last run.
-          if (options.lastTriggerId !== undefined && id === options.lastTriggerId) return { bundles, triggerIds, lastBody, metadata };
-          triggerIds.push(id);
+          const trigger = response.trigger;
+          const id = String(evaluate(trigger.id, iscope));
+          const date = trigger.type === 'date' ? String(evaluate(trigger.date, iscope)) : undefined;
+          if (trigger.type === 'date' && Number.isNaN(Date.parse(date!))) throw new MakeRuleError('triggerType', `trigger.date "${date}" is not a date`);
+          if (trigger.type === 'id') {
+            if (!/^[0-9]+$/.test(id)) throw new MakeRuleError('triggerType', `an id trigger needs ids Make can order; "${id}" is not one (use type date)`);
+            const dated = item && typeof item === 'object' ? DATE_FIELDS.filter((f) => f in (item as object)) : [];
+            if (dated.length > 0) throw new MakeRuleError('triggerType', `items carry a date (${dated.join(', ')}), so the trigger must be of type date`);
+          }
+          candidates.push({ key: { id, date }, bundle });
+          continue;
         }
-        bundles.push(response.output === undefined ? item : evaluate(response.output, scope(ivars)));
-        if (bundles.length >= limitValue) return { bundles, triggerIds, lastBody, metadata };
+        bundles.push(bundle);
+        if (bundles.length >= limitValue) return { bundles, metadata };
       }
     } else if (response.output !== undefined) {
-      bundles.push(evaluate(response.output, scope(rvars)));
+      bundles.push(evaluate(response.output, pick(rvars, resScope)));
     } else if (!response.temp && !response.metadata) {
       bundles.push(answer.body);
     }
-    if (!d.pagination) break;
+    if (!d.pagination || bundles.length >= limitValue) break;
     page += 1;
-    const pvars = { ...rvars, pagination: { page } };
-    if (d.pagination.condition !== undefined && evaluate(d.pagination.condition, scope(pvars)) !== true) break;
-    const nextQs = (evaluate(d.pagination.qs ?? {}, scope(pvars)) as Record<string, unknown>) ?? {};
+    const pvars = pick({ ...rvars, pagination: { page } }, 'pagination');
+    if (d.pagination.condition !== undefined && evaluate(d.pagination.condition, pvars) !== true) break;
+    if (bundles.length + candidates.length >= PAGINATION_ITEM_LIMIT) {
+      throw new MakeRuleError('paginationItems', `the module would read past ${PAGINATION_ITEM_LIMIT} items`);
+    }
+    const nextQs = (evaluate(d.pagination.qs ?? {}, pvars) as Record<string, unknown>) ?? {};
     currentQs = d.pagination.mergeWithParent === false ? nextQs : { ...qs, ...nextQs };
   }
-  return { bundles, triggerIds, lastBody, metadata };
+  if (response.trigger) return fire(response.trigger, candidates, options.triggerState, limitValue);
+  return { bundles, metadata };
 }
 
-function moduleParams(meta: ComponentMeta, input: Record<string, unknown>): Record<string, unknown> {
-  const specs = [
-    ...asSpecs(readJsonc(meta.codeFiles.staticParams!) as Json),
-    ...asSpecs(readJsonc(meta.codeFiles.mappableParams!) as Json),
-  ];
-  return validateParameters(specs, input);
-}
+type Candidate = { key: TriggerState; bundle: unknown };
 
-export function connectionParams(input: Record<string, unknown>): Record<string, unknown> {
-  return validateParameters(asSpecs(readJsonc(codeFile('connection', 'apiKey', 'params'))), input);
-}
-
-/** Runs a module: parameters are checked before anything is sent. */
-export async function runModule(
-  id: string,
-  input: Record<string, unknown>,
-  connection: MakeConnection,
-  options: RunOptions = {},
-): Promise<RunResult> {
-  const meta = moduleMeta(id);
-  const conn = connectionParams({ ...connection });
-  const parameters = moduleParams(meta, input);
-  const communication = readJsonc(meta.codeFiles.communication!) as unknown as Directive | Directive[];
-  const log: SentRequest[] = [];
-  const vars: Record<string, unknown> = { parameters, connection: conn, temp: {}, now: options.now ?? new Date(), common: {}, data: {} };
-  if (meta.moduleType === 'instant_trigger') vars.payload = options.payload;
-  let bundles: unknown[] = [];
-  let triggerId: string | undefined;
-  for (const d of Array.isArray(communication) ? communication : [communication]) {
-    const r = await runDirective(d, vars, options, log, true);
-    if (r.bundles.length > 0 || d.response?.output !== undefined) bundles = r.bundles;
-    if (r.triggerIds.length > 0) triggerId = r.triggerIds[0];
+/** The items Make would emit this run, and what it would remember for the next. */
+function fire(trigger: NonNullable<NonNullable<Directive['response']>['trigger']>, candidates: Candidate[], state: TriggerState | undefined, limit: number): DirectiveResult {
+  // RULES.triggerOrder: the data must come in the order the trigger declares.
+  for (let i = 1; i < candidates.length; i++) {
+    const c = compareKeys(candidates[i - 1]!.key, candidates[i]!.key);
+    if ((trigger.order === 'desc' && c < 0) || (trigger.order === 'asc' && c > 0)) {
+      throw new MakeRuleError('triggerOrder', `items are not in ${trigger.order} order by ${trigger.type}`);
+    }
   }
-  return { bundles, requests: log, triggerId: triggerId ?? options.lastTriggerId };
+  // Make returns only items after the one it remembered, by date then id (RULES.triggerType).
+  const fresh = candidates.filter((c) => !state || compareKeys(c.key, state) > 0).slice(0, limit);
+  const triggerState = fresh.reduce<TriggerState | undefined>((max, c) => (!max || compareKeys(c.key, max) > 0 ? c.key : max), state);
+  return { bundles: fresh.map((c) => c.bundle), triggerState };
+}
+
+/** Runs a module definition: static rules first, then parameters, then the requests. */
+export async function runModuleDef(def: ModuleDef, input: Record<string, unknown>, connection: MakeConnection, options: RunOptions = {}): Promise<RunResult> {
+  const b = base();
+  checkBase(b);
+  checkModule(def);
+  const conn = connectionParams({ ...connection });
+  const parameters = validateParameters(def.params, input);
+  const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
+  const vars: Record<string, unknown> = { parameters, connection: conn, temp: {}, now: options.now ?? new Date(), common: {}, data: {}, environment: {} };
+  const kind = def.moduleType === 'instant_trigger' ? 'instant' : 'module';
+  if (kind === 'instant') vars.payload = options.payload;
+  let bundles: unknown[] = [];
+  let triggerState = options.triggerState;
+  const list = Array.isArray(def.communication) ? def.communication : [def.communication];
+  for (const d of list) {
+    const r = await runDirective(d, vars, options, run, kind, b);
+    if (r.bundles.length > 0 || d.response?.output !== undefined || d.response?.trigger) bundles = r.bundles;
+    if (d.response?.trigger) triggerState = r.triggerState;
+  }
+  return { bundles, requests: run.log, triggerState, makeTimeMs: run.makeTimeMs };
+}
+
+/** Runs one of the app's modules. */
+export async function runModule(id: string, input: Record<string, unknown>, connection: MakeConnection, options: RunOptions = {}): Promise<RunResult> {
+  return runModuleDef(loadModule(id), input, connection, options);
 }
 
 /** Runs the connection's test call; returns the metadata Make would show. */
 export async function testConnection(connection: MakeConnection): Promise<RunResult> {
   const parameters = connectionParams({ ...connection });
-  const d = readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Directive;
-  const log: SentRequest[] = [];
-  const r = await runDirective(d, { parameters, temp: {}, now: new Date(), common: {} }, {}, log, false);
-  return { bundles: r.bundles, requests: log, metadata: r.metadata };
+  const d = loadConnectionCommunication();
+  checkConnection(d);
+  const run = new Run(MODULE_TIMEOUT_MS);
+  const r = await runDirective(d, { parameters, temp: {}, now: new Date(), common: {}, data: {}, environment: {} }, {}, run, 'connection', undefined);
+  return { bundles: r.bundles, requests: run.log, metadata: r.metadata, makeTimeMs: run.makeTimeMs };
 }
 
 /** Runs an RPC; returns its options. */
 export async function runRpc(id: string, connection: MakeConnection): Promise<RunResult> {
   const d = readJsonc(codeFile('rpc', id, 'communication')) as unknown as Directive;
-  const log: SentRequest[] = [];
+  checkRpc(id, d);
+  const b = base();
+  const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
   const conn = connectionParams({ ...connection });
-  const r = await runDirective(d, { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {} }, {}, log, true);
-  return { bundles: r.bundles, requests: log };
+  const r = await runDirective(d, { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {}, environment: {} }, {}, run, 'module', b);
+  return { bundles: r.bundles, requests: run.log, makeTimeMs: run.makeTimeMs };
 }
 
 export interface WebhookRequest {
   headers: Record<string, string>;
   rawBody: string;
   method?: string;
+  query?: Record<string, string>;
 }
 
 export interface WebhookOutcome {
@@ -276,21 +539,12 @@ export interface WebhookOutcome {
 }
 
 /**
- * Runs the webhook component on one delivery. Make parses a JSON body before IML sees it, and
- * lower-cases header names (Node's HTTP server does); the raw bytes are not available.
+ * Runs a webhook on one delivery. Make parses a JSON body before IML sees it (RULES.webhookParsedBody)
+ * and header names arrive lower-cased (as Node's HTTP server gives them); the raw bytes are not
+ * available, and neither is the connection (RULES.webhookScope).
  */
-export function receiveWebhook(
-  id: string,
-  req: WebhookRequest,
-  connection: MakeConnection,
-  now = new Date(),
-  webhookParams: Record<string, unknown> = {},
-): WebhookOutcome {
-  const d = readJsonc(codeFile('webhook', id, 'communication')) as unknown as {
-    respond?: { status?: unknown; body?: unknown };
-    condition?: unknown;
-    output?: unknown;
-  };
+export function receiveWebhookDef(def: WebhookDef, req: WebhookRequest, webhookParams: Record<string, unknown> = {}, now = new Date()): WebhookOutcome {
+  checkWebhook(def);
   let body: unknown;
   try {
     body = JSON.parse(req.rawBody);
@@ -298,11 +552,15 @@ export function receiveWebhook(
     body = req.rawBody;
   }
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const conn = connectionParams({ ...connection });
-  const parameters = validateParameters(asSpecs(readJsonc(codeFile('webhook', id, 'params'))), webhookParams);
-  const s = scope({ body, headers, query: {}, method: req.method ?? 'POST', connection: conn, parameters, now, temp: {}, common: {} });
+  const parameters = validateParameters(def.params, webhookParams);
+  const s = pick({ body, headers, query: req.query ?? {}, method: req.method ?? 'POST', parameters, now, data: {}, environment: {} }, 'webhook');
+  const d = def.communication;
   const status = Number(evaluate(d.respond?.status ?? 200, s));
   const responseBody = evaluate(d.respond?.body, s);
   const accepted = d.condition === undefined ? true : evaluate(d.condition, s) === true;
   return { status, responseBody, bundle: accepted ? evaluate(d.output ?? '{{body}}', s) : undefined };
+}
+
+export function receiveWebhook(id: string, req: WebhookRequest, webhookParams: Record<string, unknown> = {}, now = new Date()): WebhookOutcome {
+  return receiveWebhookDef(loadWebhook(id), req, webhookParams, now);
 }

@@ -1,0 +1,135 @@
+/**
+ * The harness is held to Make's rules (support/make-rules.ts, each with its source): fed a component
+ * that breaks one, it must fail. Each case here is deliberately wrong; the app's own components pass
+ * the same checks (contract.test.ts) and run against the sandbox (sandbox-modules.test.ts).
+ */
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { evaluateString, ImlError } from './support/iml';
+import { MakeRuleError } from './support/make-rules';
+import { checkBase, checkModule, loadModule, loadWebhook, receiveWebhookDef, runModule, runModuleDef, type Directive, type MakeConnection, type ModuleDef } from './support/make-runtime';
+
+let sb: Sandbox;
+let conn: MakeConnection;
+let jobId: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
+  conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
+  const submitted = await runModule('submitBulk', { emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) }, conn);
+  jobId = (submitted.bundles[0] as { job_id: string }).job_id;
+  for (let i = 0; i < 50; i++) {
+    const job = await runModule('getJob', { job_id: jobId }, conn);
+    if ((job.bundles[0] as { terminal: boolean }).terminal) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const jobParam = { name: 'job_id', type: 'text', label: 'Job ID', required: true };
+
+function def(moduleType: ModuleDef['moduleType'], communication: Directive | Directive[], extra: Partial<ModuleDef> = {}): ModuleDef {
+  return { id: 'wrong', moduleType, communication, params: [jobParam], ...extra };
+}
+
+async function ruleBroken(p: Promise<unknown> | (() => unknown), rule: string): Promise<void> {
+  const err = await (typeof p === 'function' ? Promise.resolve().then(p) : p).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(MakeRuleError);
+  expect((err as MakeRuleError).rule).toBe(rule);
+}
+
+describe('the harness refuses components that break a Make rule', () => {
+  it('a repeat condition that reads body (Make gives it temp only)', async () => {
+    const wrong = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{body.terminal != true}}', delay: 10000, limit: 3 }, response: { output: '{{body}}' } });
+    await ruleBroken(runModuleDef(wrong, { job_id: jobId }, conn), 'repeatScope');
+    // ...and the same module reading temp instead passes.
+    const right = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{temp.t != true}}', delay: 10000, limit: 3 }, response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' } });
+    await expect(runModuleDef(right, { job_id: jobId }, conn, { repeatDelayMs: 10 })).resolves.toBeDefined();
+  });
+
+  it('a repeat that can outlast the 40 s module timeout (the old Wait: 100 rounds of 15 s)', async () => {
+    const wrong = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{temp.t != true}}', delay: 15000, limit: 100 }, response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' } });
+    await ruleBroken(() => checkModule(wrong), 'repeatBounds');
+  });
+
+  it('a webhook that reads the connection (Make gives a webhook no connection)', async () => {
+    const real = loadWebhook('jobFinished');
+    const wrong = { ...real, communication: { ...real.communication, condition: "{{get(headers, 'x-service-signature') = connection.webhookSecret}}" } };
+    await ruleBroken(() => receiveWebhookDef(wrong, { headers: {}, rawBody: '{}' }), 'webhookScope');
+  });
+
+  it('60 pages in one module run', async () => {
+    const wrong = def('search', {
+      url: '/v1/jobs/{{parameters.job_id}}/results',
+      method: 'GET',
+      qs: { page: 1, per_page: 1 },
+      pagination: { qs: { page: '{{body.page + 1}}' }, condition: '{{body.has_more}}' },
+      response: { limit: 3200, iterate: '{{body.results}}', output: '{{item}}' },
+    });
+    await ruleBroken(runModuleDef(wrong, { job_id: jobId }, conn), 'paginationRequests');
+  });
+
+  it('a paginating module without a limit, or with a limit past 3,200 items', async () => {
+    const noLimit = def('search', { url: '/v1/jobs', method: 'GET', pagination: { qs: { offset: '{{body.offset + body.limit}}' } }, response: { iterate: '{{body.jobs}}' } });
+    await ruleBroken(() => checkModule(noLimit), 'paginationNeedsLimit');
+    const tooMany = def('search', { url: '/v1/jobs', method: 'GET', pagination: { qs: { offset: '{{body.offset + body.limit}}' } }, response: { limit: 5000, iterate: '{{body.jobs}}' } });
+    await ruleBroken(() => checkModule(tooMany), 'paginationItems');
+  });
+
+  it('an id trigger over unordered ids (random hex job ids), and over items that carry a date', async () => {
+    const real = loadModule('watchFinishedJobs');
+    const d = real.communication as Directive;
+    const wrong: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.job_id}}' } } } };
+    await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerType');
+    const numeric: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.total_emails}}' } } } };
+    await ruleBroken(runModuleDef(numeric, {}, conn), 'triggerType');
+  });
+
+  it('a date trigger whose data is not in the order it declares', async () => {
+    const real = loadModule('watchFinishedJobs');
+    const d = real.communication as Directive;
+    const wrong: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { ...d.response!.trigger!, order: 'asc' } } } };
+    await runModule('submitBulk', { emails: ['valid.second@example.com'] }, conn);
+    await new Promise((r) => setTimeout(r, 300));
+    await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerOrder');
+  });
+
+  it('a custom IML function used by a module', async () => {
+    const real = loadModule('verifyEmail');
+    const d = real.communication as Directive;
+    const wrong: ModuleDef = { ...real, communication: { ...d, response: { output: '{{evfWithCategory(body)}}' } } };
+    await ruleBroken(() => checkModule(wrong), 'noCustomFunctions');
+  });
+
+  it('an instant trigger that iterates or makes two requests', async () => {
+    const one = { url: '/v1/jobs/{{payload.job_id}}', method: 'GET', response: { iterate: '{{body.jobs}}' } };
+    await ruleBroken(() => checkModule(def('instant_trigger', one, { params: [] })), 'instantTriggerShape');
+    const two = [{ url: '/v1/jobs/{{payload.job_id}}', method: 'GET' }, { url: '/v1/account', method: 'GET' }];
+    await ruleBroken(() => checkModule(def('instant_trigger', two, { params: [] })), 'instantTriggerShape');
+  });
+
+  it('an epoch without a static limit of at most 300', async () => {
+    const real = loadModule('watchFinishedJobs');
+    await ruleBroken(() => checkModule({ ...real, epoch: { ...real.epoch!, response: { ...real.epoch!.response, limit: 1000 } } }), 'epochLimit');
+  });
+
+  it('a base that waits longer than Make does', async () => {
+    await ruleBroken(() => checkBase({ baseUrl: '{{connection.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
+  });
+
+  it('a request that reads a variable its directive does not have (body in the request, item outside iterate)', async () => {
+    await ruleBroken(() => checkModule(def('action', { url: '/v1/jobs/{{body.job_id}}', method: 'GET' })), 'directiveScope');
+    await ruleBroken(() => checkModule(def('action', { url: '/v1/jobs/{{payload.job_id}}', method: 'GET' })), 'directiveScope');
+  });
+
+  it('0-based array indexes (Make arrays start at 1)', () => {
+    const variables = { body: { results: ['first', 'second'] } };
+    expect(evaluateString('{{body.results[1]}}', { variables })).toBe('first');
+    expect(() => evaluateString('{{body.results[0]}}', { variables })).toThrow(ImlError);
+    expect(evaluateString("{{get(body, 'results.2')}}", { variables })).toBe('second');
+  });
+});
