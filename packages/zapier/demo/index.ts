@@ -79,7 +79,7 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
       authData,
       inputData: account,
     });
-    log(`1. Connection tested with GET /v1/account: "${label}"`);
+    log(`1. Connection tested: "${label}"`);
 
     const single = await run<Verified>(step(creates.verify_email.operation.perform, 'verify_email'), {
       authData,
@@ -137,7 +137,7 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
         inputData: { job_id: waiting.job_id, group: 'safe_to_send' },
       },
     );
-    log(`5. Get Bulk Job Results (Safe to send only): ${results.results.map((r) => r.email).join(', ')}`);
+    log(`5. Find Bulk Job Results (Safe to send only): ${results.results.map((r) => r.email).join(', ')}`);
   } finally {
     console.log = consoleLog;
     await receiver.close();

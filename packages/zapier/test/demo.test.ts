@@ -25,7 +25,7 @@ it('walks verify, bulk with callback, find job and results against the sandbox, 
   expect(text).toMatch(/7 results as line items: 2 safe to send, 3 risky, 2 invalid/);
   expect(text).toMatch(/4\. Find Bulk Job: \S+ is completed, 7\/7 processed/);
   expect(text).toMatch(
-    /5\. Get Bulk Job Results \(Safe to send only\): valid\.anna@acme-corp\.com, valid\.bea@acme-corp\.com/,
+    /5\. Find Bulk Job Results \(Safe to send only\): valid\.anna@acme-corp\.com, valid\.bea@acme-corp\.com/,
   );
   expect(text).not.toContain(sb.apiKey);
   expect(text).not.toContain(sb.webhookSecret);

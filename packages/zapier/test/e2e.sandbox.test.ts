@@ -214,7 +214,7 @@ describe('Verify List and Wait: a job that fails midway', () => {
   });
 });
 
-it('Submit Bulk, then Find Bulk Job, Get Bulk Job Results, the dropdown and the Bulk Job Finished trigger', async () => {
+it('Submit Bulk, then Find Bulk Job, Find Bulk Job Results, the dropdown and the Bulk Job Finished trigger', async () => {
   const submitted = await run(steps.bulk, {
     authData: auth(),
     inputData: { emails_text: Object.keys(EXPECTED).join('\n'), priority: 'high' },

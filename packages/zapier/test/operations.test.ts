@@ -323,7 +323,7 @@ describe('Find Bulk Job', () => {
   });
 });
 
-describe('Get Bulk Job Results', () => {
+describe('Find Bulk Job Results', () => {
   function mockResults(): void {
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     replyWith(

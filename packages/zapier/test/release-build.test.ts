@@ -54,7 +54,6 @@ it('a release build carries its https address and uses it when the app environme
   const before = process.env.EVF_BASE_URL;
   delete process.env.EVF_BASE_URL;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const app = require(built).default;
     const tester = createAppTester(app);
     const error = await tester(app.authentication.test, {
