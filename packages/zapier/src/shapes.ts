@@ -67,3 +67,8 @@ export function jobOutcome(job: JobState): JobOutcome {
       `The ${job.processed} verified rows are kept; read them with "${READ_RESULTS_LABEL}" (Job ${job.job_id}).`,
   };
 }
+
+/** The step's note: a job that stopped short first (these rows are all there will be), then any cap. */
+export function stepNote(outcome: JobOutcome, readingNote: string): string {
+  return [outcome.failure_note, readingNote].filter(Boolean).join(' ');
+}

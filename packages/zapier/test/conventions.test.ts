@@ -214,7 +214,8 @@ describe.each(cases)('%s', (_name, kind, def) => {
     expect(def.display.label).toBeTruthy();
     expect(titleCaseProblems(def.display.label!)).toEqual([]);
     expect(def.display.description?.length ?? 0).toBeGreaterThan(20);
-    if (kind === 'triggers') expect(def.display.description).toMatch(/^Triggers when /);
+    // D021: trigger descriptions start "Triggers when " and end with a period.
+    if (kind === 'triggers') expect(def.display.description).toMatch(/^Triggers when .*\.$/s);
     expect(def.noun).toBeTruthy();
   });
 

@@ -16,7 +16,12 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ key_id?: string }>
   } catch (error) {
     // Nothing to revoke is an answer, not a failure: the key is not usable either way.
     if (isNotFound(error))
-      return { key_id: keyId, revoked: false, result: 'not_found', message: error.message };
+      return {
+        key_id: keyId,
+        revoked: false,
+        result: 'not_found',
+        message: `Key ${keyId} was not found for this account, so there was nothing to revoke. Check the Key ID under Profile, then API.`,
+      };
     throw error;
   }
 });

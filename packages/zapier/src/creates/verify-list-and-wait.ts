@@ -16,7 +16,7 @@ import {
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
-import { jobOutcome, preflightSummary, type PreflightSummary } from '../shapes';
+import { jobOutcome, preflightSummary, stepNote, type PreflightSummary } from '../shapes';
 
 type WaitInput = ListInputData & { on_failure?: unknown };
 
@@ -123,7 +123,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) =>
     counts: countByGroup(collected.rows),
     returned_rows: collected.rows.length,
     truncated: collected.truncated,
-    note: [outcome.failure_note, collected.note].filter(Boolean).join(' '),
+    note: stepNote(outcome, collected.note),
     results: collected.rows,
   };
 });

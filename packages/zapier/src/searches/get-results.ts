@@ -13,7 +13,7 @@ import {
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
-import { jobOutcome, READ_RESULTS_LABEL } from '../shapes';
+import { jobOutcome, READ_RESULTS_LABEL, stepNote } from '../shapes';
 
 type GetResultsInput = {
   job_id?: string;
@@ -49,6 +49,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
     budgetMs: STEP_BUDGET_MS,
     group,
   });
+  const outcome = jobOutcome(job);
   return [
     {
       job_id: job.job_id,
@@ -56,14 +57,14 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
       terminal: job.terminal,
       total_emails: job.total_emails,
       processed: job.processed,
-      ...jobOutcome(job),
+      ...outcome,
       group_filter: group ?? '',
       buckets: job.buckets,
       counts: countByGroup(collected.rows),
       rows_read: collected.scanned,
       returned_rows: collected.rows.length,
       truncated: collected.truncated,
-      note: collected.note,
+      note: stepNote(outcome, collected.note),
       results: collected.rows,
     },
   ];
