@@ -19,7 +19,7 @@ function node(name: string, x: number, parameters: Record<string, unknown>) {
 	return {
 		id: `${WORKFLOW_ID}-${x}`,
 		name,
-		type: `${runner.CUSTOM_PREFIX}.emailVerification`,
+		type: `${runner.PACKAGE_NAME}.emailVerification`,
 		typeVersion: 1,
 		position: [x, 0],
 		parameters,
@@ -83,7 +83,9 @@ function demoWorkflow() {
 }
 
 export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoOptions): Promise<void> {
-	log('n8n: the Email Verification node inside a real n8n 2.8.4');
+	log(
+		`n8n: the Email Verification node inside a real n8n ${runner.PINNED}, installed from its npm tarball`,
+	);
 	if (!runner.isInstalled()) {
 		log(
 			'  n8n is not installed on this machine, so this part is skipped. To install it (once, about 5 minutes, 2.3 GB,',
@@ -94,9 +96,10 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoOptio
 		log('  or start n8n with the package loaded: npm run n8n:dev -w n8n-nodes-evf');
 		return;
 	}
-	runner.buildPackage();
+	const tarball = runner.packTarball();
 	const instance = await runner.createInstance();
 	try {
+		runner.installPackage(instance.folder, tarball);
 		await runner.importCredentials(instance, [
 			{
 				id: CREDENTIAL_ID,

@@ -16,11 +16,16 @@ const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((built)
 	return { in: path.join(root, source), out: built.replace(/^dist\//, '').replace(/\.js$/, '') };
 });
 
-async function main() {
-	const result = await esbuild.build({
+/**
+ * Bundles every node and credential. With `write: false` nothing touches dist/: the result's
+ * `outputFiles` hold the code (the n8n-workflow compatibility test reads it from there).
+ */
+async function bundle({ outdir = path.join(root, 'dist'), write = true } = {}) {
+	return await esbuild.build({
 		absWorkingDir: root,
 		entryPoints: entries,
-		outdir: path.join(root, 'dist'),
+		outdir,
+		write,
 		bundle: true,
 		platform: 'node',
 		format: 'cjs',
@@ -34,6 +39,10 @@ async function main() {
 		logLevel: 'warning',
 		metafile: true,
 	});
+}
+
+async function main() {
+	const result = await bundle();
 	const inputs = Object.keys(result.metafile.inputs);
 	if (inputs.some((file) => /client[\\/]src[\\/]node(\.ts|[\\/])/.test(file))) {
 		throw new Error(
@@ -53,7 +62,11 @@ async function main() {
 	);
 }
 
-main().catch((error) => {
-	process.stderr.write(`${error.message}\n`);
-	process.exitCode = 1;
-});
+module.exports = { bundle };
+
+if (require.main === module) {
+	main().catch((error) => {
+		process.stderr.write(`${error.message}\n`);
+		process.exitCode = 1;
+	});
+}

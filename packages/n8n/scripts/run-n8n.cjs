@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * `npm run n8n:dev` (the root `npm run n8n`): a real n8n 2.8.4 with this package loaded, a sandbox of the
- * service running, the credential and the example workflows imported. Prints the editor URL and keeps
- * running until Ctrl+C. Start it through tsx (the npm script does), since the sandbox is TypeScript.
+ * `npm run n8n:dev` (the root `npm run n8n`): a real n8n with this package installed as users install it
+ * (the packed tarball, `npm install`ed into the user folder's .n8n/nodes), a sandbox of the service
+ * running, the credential and the example workflows imported. Prints the editor URL and keeps running
+ * until Ctrl+C. Start it through tsx (the npm script does), since the sandbox is TypeScript.
  *
- * Environment: N8N_DEV_PORT (default 5678, else a free port), EVF_SANDBOX_PORT (default 8787, else free),
- * EVF_N8N_DEV_FOLDER (default ~/.cache/evf-n8n/dev-instance: keeps your own workflows between runs).
+ * Environment: EVF_N8N_VERSION (default the pinned 2.8.4; 2.41.3 also works, on its own Node.js 24),
+ * N8N_DEV_PORT (default 5678, else a free port), EVF_SANDBOX_PORT (default 8787, else free),
+ * EVF_N8N_DEV_FOLDER (default ~/.cache/evf-n8n/dev-instance-<version>: keeps your workflows between runs).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -33,9 +35,12 @@ function say(line = '') {
 }
 
 async function main() {
-	say('Preparing n8n 2.8.4 with n8n-nodes-evf (the first run installs n8n: about 5 minutes)...');
-	await runner.ensureN8n();
-	runner.buildPackage();
+	const version = process.env.EVF_N8N_VERSION || runner.PINNED;
+	say(
+		`Preparing n8n ${version} with n8n-nodes-evf (the first run installs n8n: about 5 minutes)...`,
+	);
+	await runner.ensureN8n(version);
+	const tarball = runner.packTarball();
 
 	// The sandbox's public demo account, the same as `npm start`: its key only works against this sandbox.
 	const { startSandbox, DEMO_ACCOUNT } = require('@evf/sandbox');
@@ -48,8 +53,11 @@ async function main() {
 
 	const port = await pickPort(Number(process.env.N8N_DEV_PORT) || 5678);
 	const folder =
-		process.env.EVF_N8N_DEV_FOLDER || path.join(os.homedir(), '.cache', 'evf-n8n', 'dev-instance');
+		process.env.EVF_N8N_DEV_FOLDER ||
+		path.join(os.homedir(), '.cache', 'evf-n8n', `dev-instance-${version}`);
 	fs.mkdirSync(folder, { recursive: true });
+	// Each run installs the current build over the last one, as updating a community package does.
+	runner.installPackage(folder, tarball);
 	// One key per dev folder, so credentials saved in earlier runs can still be decrypted.
 	const keyFile = path.join(folder, 'evf-encryption-key');
 	if (!fs.existsSync(keyFile))
@@ -57,6 +65,7 @@ async function main() {
 			mode: 0o600,
 		});
 	const instance = await runner.createInstance({
+		version,
 		port,
 		userFolder: folder,
 		encryptionKey: fs.readFileSync(keyFile, 'utf8').trim(),
@@ -78,14 +87,14 @@ async function main() {
 	const examples = fs
 		.readdirSync(examplesDir)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) =>
-			runner.forCustomExtensions(JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8'))),
-		);
+		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
 	await runner.importWorkflows(instance, examples);
 
-	const server = await runner.startServer(instance);
+	const server = await runner.startN8n({ instance });
 	say('');
-	say(`n8n editor        ${server.url}/  (first visit: create the local owner account)`);
+	say(
+		`n8n editor        ${server.url}/  (n8n ${version}; first visit: create the local owner account)`,
+	);
 	say(
 		`Sandbox API       ${sandbox.baseUrl}  (credential "Email Verification (local sandbox)" is set up)`,
 	);

@@ -1,0 +1,247 @@
+'use strict';
+/**
+ * The two services n8n's queue mode needs, started privately for a test run and stopped after it:
+ * PostgreSQL (Debian's PostgreSQL 15: `initdb` + `pg_ctl` into a temporary folder, on a free loopback
+ * port, run as the `postgres` user when this runs as root, since PostgreSQL refuses to run as root) and
+ * Redis (Debian's `redis-server` on a free loopback port, nothing persisted). Both are declared
+ * prerequisites: `.ci/run` installs redis-server; PostgreSQL 15 ships on these machines.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const PG_BIN = process.env.EVF_PG_BIN || '/usr/lib/postgresql/15/bin';
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function onPath(command) {
+	return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
+}
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** What is missing for queue mode here, one entry per missing piece, in words a reader can act on. */
+function missingQueuePrerequisites() {
+	const missing = [];
+	for (const tool of ['initdb', 'pg_ctl', 'postgres']) {
+		if (!fs.existsSync(path.join(PG_BIN, tool)))
+			missing.push(`PostgreSQL 15 (${path.join(PG_BIN, tool)}; apt-get install postgresql-15)`);
+	}
+	if (!onPath('redis-server')) missing.push('redis-server (apt-get install redis-server)');
+	if (isRoot && spawnSync('id', ['-u', 'postgres']).status !== 0)
+		missing.push('the postgres user (running as root, PostgreSQL must run as another user)');
+	if (isRoot && !onPath('runuser')) missing.push('runuser (util-linux)');
+	return [...new Set(missing)];
+}
+
+/** Runs a PostgreSQL tool as the user PostgreSQL runs as. */
+function pgTool(tool, args, options = {}) {
+	const command = isRoot ? 'runuser' : path.join(PG_BIN, tool);
+	const argv = isRoot ? ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args] : args;
+	const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 180_000, ...options });
+	if (result.status !== 0)
+		throw new Error(`${tool} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+	return result.stdout;
+}
+
+/**
+ * A new PostgreSQL cluster in a temporary folder, listening on 127.0.0.1 only, with one database and
+ * one password-protected user for n8n. `stop()` stops it and deletes the folder.
+ */
+async function startPostgres() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-pg-'));
+	const dataDir = path.join(dir, 'data');
+	const password = crypto.randomBytes(18).toString('hex');
+	const pwFile = path.join(dir, 'pw');
+	fs.writeFileSync(pwFile, password, { mode: 0o600 });
+	if (isRoot) {
+		const ids = (flag) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout);
+		fs.chownSync(dir, ids('-u'), ids('-g'));
+		fs.chownSync(pwFile, ids('-u'), ids('-g'));
+	}
+	const port = await freePort();
+	pgTool('initdb', [
+		'-D',
+		dataDir,
+		'-U',
+		'n8n',
+		`--pwfile=${pwFile}`,
+		'--auth-host=scram-sha-256',
+		'--auth-local=scram-sha-256',
+		'--encoding=UTF8',
+		'--no-instructions',
+	]);
+	fs.rmSync(pwFile);
+	const logFile = path.join(dir, 'postgres.log');
+	pgTool('pg_ctl', [
+		'-D',
+		dataDir,
+		'-l',
+		logFile,
+		'-o',
+		`-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c full_page_writes=off`,
+		'-w',
+		'-t',
+		'120',
+		'start',
+	]);
+	let stopped = false;
+	const stop = async () => {
+		if (stopped) return;
+		stopped = true;
+		try {
+			pgTool('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
+		} finally {
+			fs.rmSync(dir, { recursive: true, force: true });
+		}
+	};
+	try {
+		pgTool('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', 'n8n'], {
+			env: { ...process.env, PGPASSWORD: password },
+		});
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	return { host: '127.0.0.1', port, user: 'n8n', password, database: 'n8n', stop };
+}
+
+/** Resolves when `redis-server` on `port` answers PING. */
+function redisPing(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		socket.setTimeout(2000);
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (data) => {
+			resolve(data.toString().startsWith('+PONG'));
+			socket.destroy();
+		});
+		socket.on('error', () => resolve(false));
+		socket.on('timeout', () => {
+			resolve(false);
+			socket.destroy();
+		});
+	});
+}
+
+/** A private redis-server on a free loopback port, with persistence off. `stop()` ends it. */
+async function startRedis() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-redis-'));
+	const port = await freePort();
+	const child = spawn(
+		'redis-server',
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--protected-mode',
+			'yes',
+		],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let logs = '';
+	child.stdout.on('data', (d) => (logs += d));
+	child.stderr.on('data', (d) => (logs += d));
+	let exited = false;
+	const exit = new Promise((resolve) =>
+		child.on('exit', () => {
+			exited = true;
+			resolve();
+		}),
+	);
+	const stop = async () => {
+		if (!exited) {
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+			await exit;
+			clearTimeout(timer);
+		}
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	const started = Date.now();
+	while (!(await redisPing(port))) {
+		if (exited || Date.now() - started > 60_000) {
+			await stop();
+			throw new Error(`redis-server did not start on port ${port}:\n${logs.slice(-2000)}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return { host: '127.0.0.1', port, stop };
+}
+
+/**
+ * The environment every n8n process of one queue-mode installation shares (n8n's queue-mode docs:
+ * EXECUTIONS_MODE=queue, the same Postgres database, the same Redis, the same encryption key).
+ */
+function queueEnv(postgres, redis) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+	};
+}
+
+/**
+ * Whether the queue-mode suite can run here. A missing prerequisite is named in one line and the suite
+ * is skipped; under CI (CI=true, set by .ci/run, which installs them) it is an error instead.
+ */
+function queueModeAvailable() {
+	const missing = missingQueuePrerequisites();
+	if (missing.length === 0) return true;
+	const line = `queue mode: missing ${missing.join(', ')}`;
+	if (process.env.CI === 'true') throw new Error(`${line} (CI installs these: see .ci/run)`);
+	process.stderr.write(`${line}; skipping the queue-mode suite\n`);
+	return false;
+}
+
+/** Peak and current resident memory of a process, in MiB, from /proc (Linux). */
+function memoryOf(pid) {
+	try {
+		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+		const kib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+		return { peakMiB: Math.round(kib('VmHWM') / 1024), rssMiB: Math.round(kib('VmRSS') / 1024) };
+	} catch {
+		return undefined;
+	}
+}
+
+/** A line for the test log and the run's report (stderr: jest keeps it, unlike a console call). */
+function note(line) {
+	process.stderr.write(`${line}\n`);
+}
+
+module.exports = {
+	memoryOf,
+	missingQueuePrerequisites,
+	note,
+	queueEnv,
+	queueModeAvailable,
+	startPostgres,
+	startRedis,
+};
