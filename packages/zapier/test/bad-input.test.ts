@@ -74,6 +74,13 @@ const cases: Case[] = [
     says: /Submit Bulk Verification/,
   },
   {
+    name: 'Verify List and Wait for Results: unknown "If the Job Fails" choice',
+    step: steps.wait,
+    bundle: list({ emails: ['a@acme-corp.com'], on_failure: 'ignore' }),
+    field: 'on_failure',
+    says: /Continue with the rows verified so far/,
+  },
+  {
     name: 'Find Bulk Job: no job',
     step: steps.findJob,
     bundle: list({ job_id: '' }),
@@ -128,6 +135,13 @@ for (const [label, step, inputData] of everyStep) {
     name: `${label}: missing key`,
     step,
     bundle: { authData: {}, inputData },
+    field: 'api_key',
+    says: /Profile, then API/,
+  });
+  cases.push({
+    name: `${label}: a key of only spaces and a line break (trimmed to nothing)`,
+    step,
+    bundle: { authData: { api_key: '  \n' }, inputData },
     field: 'api_key',
     says: /Profile, then API/,
   });

@@ -447,6 +447,18 @@ describe.each(calls)('%s on the failure paths', (_name, step, inputData) => {
     }
   });
 
+  it('503 with a long Retry-After: Zapier retries after the wait the service gave', async () => {
+    sb.faults.failNext({ status: 503, retryAfterSeconds: 60_000, count: 10 });
+    try {
+      const error = await failure(run(step, { authData: auth(), inputData }), [sb.apiKey]);
+      expect(error.name).toBe('ThrottledError');
+      expect(error.delay).toBeGreaterThanOrEqual(590);
+      expect(error.delay).toBeLessThanOrEqual(601);
+    } finally {
+      sb.faults.clear();
+    }
+  });
+
   it('no service address configured: refused before anything is sent, naming the setting', async () => {
     const before = process.env.EVF_BASE_URL;
     const requests = sb.requests.length;
