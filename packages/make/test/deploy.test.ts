@@ -1,0 +1,142 @@
+/**
+ * The release path: `npm run deploy -w @evf/make` deploys app/ through Make's API with @makehq/sdk.
+ * The dry run prints every call and sends nothing; a run without a token or zone refuses before any
+ * request; a real run makes exactly the printed calls, in order (Make's API mocked with nock).
+ */
+import nock from 'nock';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useNock } from '../../../test/support/nock';
+import { registerSecret } from '../../../test/support/secret-guard';
+import { APP_DIR, main, planDeploy, readMakecomapp } from '../deploy/deploy';
+
+useNock();
+
+const TOKEN = '3f1c2b4a-9d8e-4f70-8a6b-5c4d3e2f1a0b';
+registerSecret(TOKEN);
+const ZONE = 'eu1.make.com';
+const APP = 'email-verification-app';
+const CONNECTION = 'email-verification-app-conn';
+const WEBHOOK = 'email-verification-app-hook';
+
+interface Outcome {
+  code: number;
+  out: string[];
+  err: string[];
+}
+
+async function deploy(argv: string[], env: Record<string, string | undefined>): Promise<Outcome> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, env as NodeJS.ProcessEnv, (l) => out.push(l), (l) => err.push(l));
+  return { code, out, err };
+}
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * A stand-in for Make's API: one mock per expected call, answered as Make would (components missing or
+ * there), each recording the request it got. Bodies are kept as sent (nock would JSON-parse them in a
+ * reply function, and the sections are JSON with comments).
+ */
+function makeApi(existing: boolean, seen: Seen[]): void {
+  const app = readMakecomapp();
+  const connLabel = Object.values(app.components.connection)[0]!.label;
+  const hookLabel = Object.values(app.components.webhook)[0]!.label;
+  let webhookLookups = 0;
+  for (const call of expectedCalls(!existing)) {
+    const [method, path] = call.split(' ') as [string, string];
+    const get = method === 'GET';
+    let answer: [number, nock.Body] = [200, { changed: true, appModule: {}, appRpc: {}, appWebhook: {} }];
+    if (get && path === `/sdk/apps/${APP}/1`) answer = [200, { app: { name: APP, version: 1 } }];
+    else if (get && path === `/sdk/apps/${APP}/connections`) answer = [200, { appConnections: existing ? [{ name: CONNECTION, label: connLabel }] : [] }];
+    else if (get && path === `/sdk/apps/${APP}/webhooks`) answer = [200, { appWebhooks: existing || webhookLookups++ > 0 ? [{ name: WEBHOOK, label: hookLabel }] : [] }];
+    else if (get) answer = existing ? [200, { appModule: {}, appRpc: {} }] : [404, { message: 'Not found' }];
+    else if (method === 'POST' && path === `/sdk/apps/${APP}/connections`) answer = [200, { appConnection: { name: CONNECTION, label: connLabel } }];
+    else if (method === 'POST' && path === `/sdk/apps/${APP}/webhooks`) answer = [200, { appWebhook: { label: hookLabel, type: 'web' } }];
+    nock(`https://${ZONE}`)
+      .intercept(`/api/v2${path}`, method)
+      .reply(answer[0], answer[1])
+      .on('request', (req: { headers: Seen['headers'] }, _i: unknown, body: string) => {
+        seen.push({ method, path, headers: req.headers, body: body !== '' && req.headers['content-type'] === 'application/json' ? JSON.parse(body) : body });
+      });
+  }
+}
+
+/** The calls the plan says a run makes, with the names Make assigns filled in. */
+function expectedCalls(includeCreates: boolean): string[] {
+  return planDeploy(APP, 1)
+    .filter((s) => includeCreates || !s.ifMissing)
+    .map((s) => `${s.method} ${s.path({ connection: CONNECTION, webhook: WEBHOOK })}`);
+}
+
+describe('npm run deploy -w @evf/make', () => {
+  it('--dry-run prints every call, in order, and sends nothing (no token needed)', async () => {
+    const r = await deploy(['--dry-run'], { MAKE_ZONE: ZONE });
+    expect(r.code).toBe(0);
+    const calls = r.out.slice(1).map((l) => {
+      const [method, url] = l.split(/\s+/);
+      return `${method} ${url!.replace(`https://${ZONE}/api/v2`, '').replace('<connection>', CONNECTION).replace('<webhook>', WEBHOOK)}`;
+    });
+    expect(calls).toEqual(expectedCalls(true));
+    // Every module's communication, parameters and interface are among the calls.
+    for (const id of Object.keys(readMakecomapp().components.module)) {
+      for (const section of ['api', 'expect', 'interface', 'samples']) expect(calls).toContain(`PUT /sdk/apps/${APP}/1/modules/${id}/${section}`);
+    }
+    expect(r.out.join('\n')).toMatch(/only if missing/);
+  });
+
+  it('refuses clearly without a token or a zone, before any request', async () => {
+    const noToken = await deploy([], { MAKE_ZONE: ZONE });
+    expect(noToken.code).toBe(2);
+    expect(noToken.err.join('\n')).toMatch(/MAKE_API_TOKEN is not set\. Nothing was sent/);
+    const noZone = await deploy([], { MAKE_API_TOKEN: TOKEN });
+    expect(noZone.code).toBe(2);
+    expect(noZone.err.join('\n')).toMatch(/MAKE_ZONE is not set/);
+    const badZone = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: 'eu1.make.com/evil?x=' });
+    expect(badZone.code).toBe(2);
+    expect(await deploy(['--force'], {})).toMatchObject({ code: 2 });
+  });
+
+  it('into an empty app: creates every component, then writes every file, in the printed order', async () => {
+    const seen: Seen[] = [];
+    makeApi(false, seen);
+    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: `https://${ZONE}/api` });
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(expectedCalls(true));
+    // Authorised with the token (an API key shape is sent as "Token"), which is never printed.
+    expect(seen.every((s) => s.headers.authorization === `Token ${TOKEN}`)).toBe(true);
+    expect([...r.out, ...r.err].join('\n')).not.toContain(TOKEN);
+    // Sections are the files as they are, comments included (Make's API takes JSON with comments).
+    const base = seen.find((s) => s.path === `/sdk/apps/${APP}/1/base`)!;
+    expect(base.headers['content-type']).toBe('application/jsonc');
+    expect(base.body).toBe(readFileSync(join(APP_DIR, 'general/base.iml.json'), 'utf8'));
+    const created = seen.filter((s) => s.method === 'POST' && s.path === `/sdk/apps/${APP}/1/modules`).map((s) => s.body as { name: string; typeId: number });
+    expect(created.map((m) => m.name)).toEqual(Object.keys(readMakecomapp().components.module));
+    expect(created.find((m) => m.name === 'watchJobFinished')!.typeId).toBe(10);
+    const instant = seen.find((s) => s.method === 'PATCH' && s.path === `/sdk/apps/${APP}/1/modules/watchJobFinished`)!;
+    expect(instant.body).toMatchObject({ connection: CONNECTION, webhook: WEBHOOK });
+  });
+
+  it('into an app that has every component: updates them, creates nothing', async () => {
+    const seen: Seen[] = [];
+    makeApi(true, seen);
+    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE });
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(expectedCalls(false));
+  });
+
+  it("stops at the first refused call with Make's reason and status", async () => {
+    nock(`https://${ZONE}`).get(`/api/v2/sdk/apps/${APP}/1`).reply(401, { message: 'Invalid access token.' });
+    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE });
+    expect(r.code).toBe(1);
+    expect(r.err.join('\n')).toMatch(/Deploy stopped: Invalid access token\. \(HTTP 401\)/);
+    expect(r.err.join('\n')).not.toContain(TOKEN);
+  });
+});
