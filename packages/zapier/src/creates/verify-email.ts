@@ -1,4 +1,11 @@
-import { categorize, RequestTimeoutError, VerificationTimeoutError, withCategory } from '@evf/client';
+import {
+  ApiError,
+  categorize,
+  RequestTimeoutError,
+  SubmissionUncertainError,
+  VerificationTimeoutError,
+  withCategory,
+} from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { SINGLE_VERIFY_TIMEOUT_MS } from '../config';
@@ -13,12 +20,33 @@ type VerifyEmailInput = {
   on_timeout?: unknown;
 };
 
+/** Why no verdict came: the service said so (408, credit refunded), or its answer never arrived. */
+type NoVerdict = 'refunded' | 'lost';
+
+const NO_VERDICT_REASON: Record<NoVerdict, string> = {
+  refunded:
+    'The mail server gave no answer within 30 seconds, so the address could not be verified now; the credit was refunded. Verify it again later.',
+  lost: 'No answer came back in time. The address may still have been verified and charged 1 credit; verify it again later.',
+};
+
+/**
+ * A 408 from the service (client 0.1 and 1.0 alike), or an answer lost after the request left: our own
+ * timeout, or client 1.0's "may have been accepted" error for a POST.
+ */
+function noVerdict(error: unknown): NoVerdict | undefined {
+  if (error instanceof VerificationTimeoutError || (error instanceof ApiError && error.status === 408))
+    return 'refunded';
+  if (error instanceof RequestTimeoutError || error instanceof SubmissionUncertainError) return 'lost';
+  return undefined;
+}
+
 /**
  * The answer when no verdict came in time: the address is held back exactly like an "unknown" from
  * the service (same category and group, via the shared mapping), so a Filter step treats both alike.
  */
-function timedOutResult(email: string, error: VerificationTimeoutError | RequestTimeoutError) {
-  const details = { primary_label: 'unknown', tags: [], label_reasons: [error.message] };
+function timedOutResult(email: string, why: NoVerdict) {
+  const reason = NO_VERDICT_REASON[why];
+  const details = { primary_label: 'unknown', tags: [], label_reasons: [reason] };
   const { category, group, safeToSend } = categorize(details);
   return {
     email,
@@ -28,10 +56,10 @@ function timedOutResult(email: string, error: VerificationTimeoutError | Request
     status: 'risky',
     valid: false,
     score: 0,
-    reason: error.message,
+    reason,
     details,
-    // A 408 is refunded by the service; after our own timeout the service may still have charged.
-    credits_used: error instanceof VerificationTimeoutError ? 0 : null,
+    // A 408 is refunded by the service; after a lost answer the service may still have charged.
+    credits_used: why === 'refunded' ? 0 : null,
     credits_remaining: null,
     processed_at: new Date().toISOString(),
     timed_out: true,
@@ -52,9 +80,14 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<VerifyEmailInput>) =
     );
     return { ...withCategory(result), timed_out: false };
   } catch (error) {
-    const timedOut = error instanceof VerificationTimeoutError || error instanceof RequestTimeoutError;
-    if (timedOut && bundle.inputData.on_timeout !== 'error') return timedOutResult(email.trim(), error);
-    throw error;
+    const why = noVerdict(error);
+    if (why === undefined) throw error;
+    if (bundle.inputData.on_timeout !== 'error') return timedOutResult(email.trim(), why);
+    throw new z.errors.Error(
+      `${NO_VERDICT_REASON[why]} To get an "unknown, re-verify later" result instead of a failed step, set "If No Answer in Time" to "Return unknown".`,
+      why === 'refunded' ? 'verification_timeout' : 'no_answer',
+      why === 'refunded' ? 408 : undefined,
+    );
   }
 });
 
