@@ -367,6 +367,8 @@ it("Zapier's own request logs (printed with LOG_TO_STDOUT/DETAILED_LOG_TO_STDOUT
   try {
     await run(steps.authTest, { authData: auth() });
     await run(steps.verify, { authData: auth(), inputData: { email: 'valid.log@acme-corp.com' } });
+    // A pasted key with a trailing newline is sent trimmed: the logs must hide the trimmed form too.
+    await run(steps.credits, { authData: { ...auth(), api_key: `${sb.apiKey}\n` }, inputData: {} });
     await zapierError(
       run(steps.findJob, {
         authData: { ...auth(), api_key: 'evf_wrong_key_for_log_test' },
