@@ -48,7 +48,14 @@ interface Makecomapp {
 }
 
 // Module type ids of Make's API, as Make's VS Code extension maps them (services/module-types-naming.ts there).
-const MODULE_TYPE_IDS: Record<string, number> = { trigger: 1, action: 4, search: 9, instant_trigger: 10, responder: 11, universal: 12 };
+const MODULE_TYPE_IDS: Record<string, number> = {
+  trigger: 1,
+  action: 4,
+  search: 9,
+  instant_trigger: 10,
+  responder: 11,
+  universal: 12,
+};
 
 const text = (rel: string) => readFileSync(join(APP_DIR, rel), 'utf8');
 const jsonc = (rel: string) => parse(text(rel)) as unknown;
@@ -82,15 +89,43 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
   const functions = Object.keys(app.components.function ?? {});
   if (functions.length > 0) {
     // Make refuses custom IML functions unless it has enabled them for the app; this app needs none.
-    throw new Error(`The app defines custom IML functions (${functions.join(', ')}); Make must enable them first, and this app is meant to work without them.`);
+    throw new Error(
+      `The app defines custom IML functions (${functions.join(', ')}); Make must enable them first, and this app is meant to work without them.`,
+    );
   }
 
-  steps.push({ method: 'GET', path: () => `/sdk/apps/${N}/${V}`, what: 'the app exists (create it once in Make)', run: (m) => m.sdk.apps.get(appName, V).then(() => undefined) });
+  steps.push({
+    method: 'GET',
+    path: () => `/sdk/apps/${N}/${V}`,
+    what: 'the app exists (create it once in Make)',
+    run: (m) => m.sdk.apps.get(appName, V).then(() => undefined),
+  });
   const g = app.generalCodeFiles;
-  steps.push({ method: 'PUT', path: () => `/sdk/apps/${N}/${V}/base`, what: g.base, run: (m) => m.sdk.apps.setSection(appName, V, 'base', text(g.base)) });
-  steps.push({ method: 'PUT', path: () => `/sdk/apps/${N}/${V}/groups`, what: g.groups, run: (m) => m.sdk.apps.setSection(appName, V, 'groups', text(g.groups)) });
-  steps.push({ method: 'PUT', path: () => `/sdk/apps/${N}/${V}/common`, what: g.common, run: (m) => m.sdk.apps.setCommon(appName, V, jsonc(g.common) as Record<string, never>).then(() => undefined) });
-  steps.push({ method: 'PUT', path: () => `/sdk/apps/${N}/${V}/readme`, what: g.readme, run: (m) => m.sdk.apps.setDocs(appName, V, text(g.readme)).then(() => undefined) });
+  steps.push({
+    method: 'PUT',
+    path: () => `/sdk/apps/${N}/${V}/base`,
+    what: g.base,
+    run: (m) => m.sdk.apps.setSection(appName, V, 'base', text(g.base)),
+  });
+  steps.push({
+    method: 'PUT',
+    path: () => `/sdk/apps/${N}/${V}/groups`,
+    what: g.groups,
+    run: (m) => m.sdk.apps.setSection(appName, V, 'groups', text(g.groups)),
+  });
+  steps.push({
+    method: 'PUT',
+    path: () => `/sdk/apps/${N}/${V}/common`,
+    what: g.common,
+    run: (m) =>
+      m.sdk.apps.setCommon(appName, V, jsonc(g.common) as Record<string, never>).then(() => undefined),
+  });
+  steps.push({
+    method: 'PUT',
+    path: () => `/sdk/apps/${N}/${V}/readme`,
+    what: g.readme,
+    run: (m) => m.sdk.apps.setDocs(appName, V, text(g.readme)).then(() => undefined),
+  });
 
   const [connId, conn] = Object.entries(app.components.connection)[0]!;
   const connLabel = conn.label ?? connId;
@@ -109,13 +144,27 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     what: `create the connection (type ${conn.connectionType})`,
     ifMissing: true,
     run: async (m, names) => {
-      names.connection = (await m.sdk.connections.create(appName, { type: need(conn.connectionType, 'connectionType'), label: connLabel })).name;
+      names.connection = (
+        await m.sdk.connections.create(appName, {
+          type: need(conn.connectionType, 'connectionType'),
+          label: connLabel,
+        })
+      ).name;
     },
   });
-  const connPath = (names: Names) => `/sdk/apps/connections/${names.connection ? encodeURIComponent(names.connection) : '<connection>'}`;
-  for (const [code, section] of [['communication', 'api'], ['params', 'parameters']] as const) {
+  const connPath = (names: Names) =>
+    `/sdk/apps/connections/${names.connection ? encodeURIComponent(names.connection) : '<connection>'}`;
+  for (const [code, section] of [
+    ['communication', 'api'],
+    ['params', 'parameters'],
+  ] as const) {
     const file = conn.codeFiles[code]!;
-    steps.push({ method: 'PUT', path: (n) => `${connPath(n)}/${section}`, what: file, run: (m, n) => m.sdk.connections.setSection(need(n.connection, 'connection'), section, text(file)) });
+    steps.push({
+      method: 'PUT',
+      path: (n) => `${connPath(n)}/${section}`,
+      what: file,
+      run: (m, n) => m.sdk.connections.setSection(need(n.connection, 'connection'), section, text(file)),
+    });
   }
 
   for (const [hookId, hook] of Object.entries(app.components.webhook)) {
@@ -134,38 +183,87 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
       path: () => `/sdk/apps/${N}/webhooks`,
       what: `create the webhook (type ${hook.webhookType})`,
       ifMissing: true,
-      run: (m) => m.sdk.webhooks.create(appName, { type: need(hook.webhookType ?? undefined, 'webhookType'), label }).then(() => undefined),
+      run: (m) =>
+        m.sdk.webhooks
+          .create(appName, { type: need(hook.webhookType ?? undefined, 'webhookType'), label })
+          .then(() => undefined),
     });
     steps.push({
       method: 'GET',
       path: () => `/sdk/apps/${N}/webhooks`,
-      what: 'read the new webhook\'s name back (the create answer has only label and type)',
+      what: "read the new webhook's name back (the create answer has only label and type)",
       ifMissing: true,
       run: async (m, names) => {
         names.webhook = (await m.sdk.webhooks.list(appName)).find((w) => w.label === label)?.name;
       },
     });
-    const hookPath = (n: Names) => `/sdk/apps/webhooks/${n.webhook ? encodeURIComponent(n.webhook) : '<webhook>'}`;
+    const hookPath = (n: Names) =>
+      `/sdk/apps/webhooks/${n.webhook ? encodeURIComponent(n.webhook) : '<webhook>'}`;
     steps.push({
       method: 'PATCH',
       path: hookPath,
       what: 'label and connection',
-      run: (m, n) => m.fetch(hookPath(n), { method: 'PATCH', body: { label, connection: need(n.connection, 'connection') } }).then(() => undefined),
+      run: (m, n) =>
+        m
+          .fetch(hookPath(n), {
+            method: 'PATCH',
+            body: { label, connection: need(n.connection, 'connection') },
+          })
+          .then(() => undefined),
     });
-    for (const [code, section] of [['communication', 'api'], ['params', 'parameters']] as const) {
+    for (const [code, section] of [
+      ['communication', 'api'],
+      ['params', 'parameters'],
+    ] as const) {
       const file = hook.codeFiles[code]!;
-      steps.push({ method: 'PUT', path: (n) => `${hookPath(n)}/${section}`, what: file, run: (m, n) => m.sdk.webhooks.setSection(need(n.webhook, 'webhook'), section, text(file)) });
+      steps.push({
+        method: 'PUT',
+        path: (n) => `${hookPath(n)}/${section}`,
+        what: file,
+        run: (m, n) => m.sdk.webhooks.setSection(need(n.webhook, 'webhook'), section, text(file)),
+      });
     }
   }
 
   for (const [rpcId, rpc] of Object.entries(app.components.rpc)) {
     const path = `/sdk/apps/${N}/${V}/rpcs/${encodeURIComponent(rpcId)}`;
-    steps.push({ method: 'GET', path: () => path, what: `is RPC ${rpcId} there`, run: (m) => exists(() => m.sdk.rpcs.get(appName, V, rpcId)) });
-    steps.push({ method: 'POST', path: () => `/sdk/apps/${N}/${V}/rpcs`, what: `create RPC ${rpcId}`, ifMissing: true, run: (m) => m.sdk.rpcs.create(appName, V, { name: rpcId, label: rpc.label ?? rpcId }).then(() => undefined) });
-    steps.push({ method: 'PATCH', path: () => path, what: 'label and connection', run: (m, n) => m.sdk.rpcs.update(appName, V, rpcId, { label: rpc.label ?? rpcId, connection: need(n.connection, 'connection') }).then(() => undefined) });
-    for (const [code, section] of [['communication', 'api'], ['params', 'parameters']] as const) {
+    steps.push({
+      method: 'GET',
+      path: () => path,
+      what: `is RPC ${rpcId} there`,
+      run: (m) => exists(() => m.sdk.rpcs.get(appName, V, rpcId)),
+    });
+    steps.push({
+      method: 'POST',
+      path: () => `/sdk/apps/${N}/${V}/rpcs`,
+      what: `create RPC ${rpcId}`,
+      ifMissing: true,
+      run: (m) =>
+        m.sdk.rpcs.create(appName, V, { name: rpcId, label: rpc.label ?? rpcId }).then(() => undefined),
+    });
+    steps.push({
+      method: 'PATCH',
+      path: () => path,
+      what: 'label and connection',
+      run: (m, n) =>
+        m.sdk.rpcs
+          .update(appName, V, rpcId, {
+            label: rpc.label ?? rpcId,
+            connection: need(n.connection, 'connection'),
+          })
+          .then(() => undefined),
+    });
+    for (const [code, section] of [
+      ['communication', 'api'],
+      ['params', 'parameters'],
+    ] as const) {
       const file = rpc.codeFiles[code]!;
-      steps.push({ method: 'PUT', path: () => `${path}/${section}`, what: file, run: (m) => m.sdk.rpcs.setSection(appName, V, rpcId, section, text(file)) });
+      steps.push({
+        method: 'PUT',
+        path: () => `${path}/${section}`,
+        what: file,
+        run: (m) => m.sdk.rpcs.setSection(appName, V, rpcId, section, text(file)),
+      });
     }
   }
 
@@ -181,25 +279,45 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     const path = `/sdk/apps/${N}/${V}/modules/${encodeURIComponent(moduleId)}`;
     const typeId = MODULE_TYPE_IDS[mod.moduleType ?? ''];
     if (typeId === undefined) throw new Error(`Module ${moduleId} has no known moduleType`);
-    steps.push({ method: 'GET', path: () => path, what: `is module ${moduleId} there`, run: (m) => exists(() => m.sdk.modules.get(appName, V, moduleId)) });
+    steps.push({
+      method: 'GET',
+      path: () => path,
+      what: `is module ${moduleId} there`,
+      run: (m) => exists(() => m.sdk.modules.get(appName, V, moduleId)),
+    });
     steps.push({
       method: 'POST',
       path: () => `/sdk/apps/${N}/${V}/modules`,
       what: `create module ${moduleId} (${mod.moduleType})`,
       ifMissing: true,
       run: (m) => {
-        const body = { name: moduleId, typeId, label: mod.label ?? moduleId, description: mod.description ?? '', moduleInitMode: 'blank' as const };
+        const body = {
+          name: moduleId,
+          typeId,
+          label: mod.label ?? moduleId,
+          description: mod.description ?? '',
+          moduleInitMode: 'blank' as const,
+        };
         // A universal module needs a subtype at creation (as Make's editor extension sends it).
         const extra = mod.moduleType === 'universal' ? { subtype: 'Universal' } : {};
-        return m.fetch(`/sdk/apps/${N}/${V}/modules`, { method: 'POST', body: { ...body, ...extra } }).then(() => undefined);
+        return m
+          .fetch(`/sdk/apps/${N}/${V}/modules`, { method: 'POST', body: { ...body, ...extra } })
+          .then(() => undefined);
       },
     });
     steps.push({
       method: 'PATCH',
       path: () => path,
-      what: 'label, description, connection' + (mod.moduleType === 'instant_trigger' ? ', webhook' : '') + (mod.actionCrud ? ', crud' : ''),
+      what:
+        'label, description, connection' +
+        (mod.moduleType === 'instant_trigger' ? ', webhook' : '') +
+        (mod.actionCrud ? ', crud' : ''),
       run: (m, n) => {
-        const body: Record<string, string> = { label: mod.label ?? moduleId, description: mod.description ?? '', connection: need(n.connection, 'connection') };
+        const body: Record<string, string> = {
+          label: mod.label ?? moduleId,
+          description: mod.description ?? '',
+          connection: need(n.connection, 'connection'),
+        };
         if (mod.moduleType === 'instant_trigger') body.webhook = need(n.webhook, 'webhook');
         if (mod.actionCrud) body.crud = mod.actionCrud;
         return m.fetch(path, { method: 'PATCH', body }).then(() => undefined);
@@ -208,7 +326,12 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     for (const [code, section] of sections) {
       const file = mod.codeFiles[code];
       if (!file) continue;
-      steps.push({ method: 'PUT', path: () => `${path}/${section}`, what: file, run: (m) => m.sdk.modules.setSection(appName, V, moduleId, section, text(file)) });
+      steps.push({
+        method: 'PUT',
+        path: () => `${path}/${section}`,
+        what: file,
+        run: (m) => m.sdk.modules.setSection(appName, V, moduleId, section, text(file)),
+      });
     }
   }
   return steps;
@@ -229,11 +352,16 @@ export interface Target {
 
 /** Reads the target from the environment; the zone is a host such as eu1.make.com. */
 export function target(env: DeployEnv, app: Makecomapp = readMakecomapp()): Target {
-  const zone = (env.zone ?? '').trim().replace(/^https:\/\//, '').replace(/\/api\/?$/, '').replace(/\/$/, '');
+  const zone = (env.zone ?? '')
+    .trim()
+    .replace(/^https:\/\//, '')
+    .replace(/\/api\/?$/, '')
+    .replace(/\/$/, '');
   const origin = app.origins[0];
   const appName = env.appName || origin?.appId || '';
   const appVersion = Number(env.appVersion || origin?.appVersion || 1);
-  if (!Number.isInteger(appVersion) || appVersion < 1) throw new Error(`MAKE_APP_VERSION must be a whole number from 1 (got ${env.appVersion})`);
+  if (!Number.isInteger(appVersion) || appVersion < 1)
+    throw new Error(`MAKE_APP_VERSION must be a whole number from 1 (got ${env.appVersion})`);
   if (!appName) throw new Error('Set MAKE_APP_NAME to the app name Make shows for your custom app');
   return { zone, appName, appVersion };
 }
@@ -242,7 +370,10 @@ export function target(env: DeployEnv, app: Makecomapp = readMakecomapp()): Targ
 export function describePlan(steps: Step[], t: Target): string[] {
   const host = t.zone || '<MAKE_ZONE>';
   const names: Names = {};
-  return steps.map((s) => `${s.method.padEnd(5)} https://${host}/api/v2${s.path(names)}  ${s.ifMissing ? '(only if missing) ' : ''}${s.what}`);
+  return steps.map(
+    (s) =>
+      `${s.method.padEnd(5)} https://${host}/api/v2${s.path(names)}  ${s.ifMissing ? '(only if missing) ' : ''}${s.what}`,
+  );
 }
 
 /** Makes the calls. Returns the steps actually run, in order, for the caller's log. */
@@ -268,7 +399,12 @@ Environment:
   MAKE_APP_NAME     the custom app's name in Make (default: origins[0].appId in app/makecomapp.json)
   MAKE_APP_VERSION  the app version (default: origins[0].appVersion, else 1)`;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const dryRun = argv.includes('--dry-run');
   const unknown = argv.filter((a) => a !== '--dry-run');
   if (unknown.length > 0 || argv.includes('--help')) {
@@ -278,20 +414,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (line: s
   let t: Target;
   let steps: Step[];
   try {
-    t = target({ token: env.MAKE_API_TOKEN, zone: env.MAKE_ZONE, appName: env.MAKE_APP_NAME, appVersion: env.MAKE_APP_VERSION });
+    t = target({
+      token: env.MAKE_API_TOKEN,
+      zone: env.MAKE_ZONE,
+      appName: env.MAKE_APP_NAME,
+      appVersion: env.MAKE_APP_VERSION,
+    });
     steps = planDeploy(t.appName, t.appVersion);
   } catch (e) {
     err(`Cannot deploy: ${(e as Error).message}.\n${USAGE}`);
     return 2;
   }
   if (dryRun) {
-    out(`Dry run: nothing is sent. Deploying app "${t.appName}" version ${t.appVersion} would make these ${steps.length} calls (those marked "only if missing" run only when the lookup before them finds nothing):`);
+    out(
+      `Dry run: nothing is sent. Deploying app "${t.appName}" version ${t.appVersion} would make these ${steps.length} calls (those marked "only if missing" run only when the lookup before them finds nothing):`,
+    );
     for (const line of describePlan(steps, t)) out(line);
     return 0;
   }
   const missing = [!env.MAKE_API_TOKEN && 'MAKE_API_TOKEN', !t.zone && 'MAKE_ZONE'].filter(Boolean);
   if (missing.length > 0) {
-    err(`Cannot deploy: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set. Nothing was sent.\n${USAGE}`);
+    err(
+      `Cannot deploy: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set. Nothing was sent.\n${USAGE}`,
+    );
     return 2;
   }
   if (!/^[A-Za-z0-9.-]+$/.test(t.zone)) {
@@ -305,7 +450,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (line: s
   } catch (e) {
     // MakeError carries Make's own reason and status; the token is never part of it.
     const status = e instanceof MakeError ? ` (HTTP ${e.statusCode})` : '';
-    err(`Deploy stopped: ${(e as Error).message}${status}. Calls before this one were made; run the deploy again once fixed (every call is idempotent).`);
+    err(
+      `Deploy stopped: ${(e as Error).message}${status}. Calls before this one were made; run the deploy again once fixed (every call is idempotent).`,
+    );
     return 1;
   }
   out('Deployed.');

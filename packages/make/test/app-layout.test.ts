@@ -4,13 +4,24 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_DIR, components, listAppFiles, makecomapp, readJsonc, type ComponentType } from './support/app-files';
+import {
+  APP_DIR,
+  components,
+  listAppFiles,
+  makecomapp,
+  readJsonc,
+  type ComponentType,
+} from './support/app-files';
 
 const namedFiles = (): string[] => {
-  const general = Object.values(makecomapp.generalCodeFiles).filter((f): f is string => typeof f === 'string');
+  const general = Object.values(makecomapp.generalCodeFiles).filter(
+    (f): f is string => typeof f === 'string',
+  );
   const types: ComponentType[] = ['connection', 'webhook', 'module', 'rpc', 'function', 'endpoint'];
   const own = types.flatMap((t) =>
-    components(t).flatMap(([, meta]) => Object.values(meta.codeFiles).filter((f): f is string => typeof f === 'string')),
+    components(t).flatMap(([, meta]) =>
+      Object.values(meta.codeFiles).filter((f): f is string => typeof f === 'string'),
+    ),
   );
   return [...general, ...own];
 };

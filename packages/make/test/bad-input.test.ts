@@ -32,12 +32,35 @@ afterAll(async () => {
 
 function patternOf(moduleId: string, name: string, item = false): RegExp {
   const meta = components('module').find(([id]) => id === moduleId)![1];
-  const params = readJsonc(meta.codeFiles.mappableParams!) as unknown as { name: string; spec?: { validate: { pattern: string } }; validate?: { pattern: string } }[];
+  const params = readJsonc(meta.codeFiles.mappableParams!) as unknown as {
+    name: string;
+    spec?: { validate: { pattern: string } };
+    validate?: { pattern: string };
+  }[];
   const p = params.find((x) => x.name === name)!;
   return new RegExp(item ? p.spec!.validate.pattern : p.validate!.pattern);
 }
 
-const MALFORMED = ['plainaddress', '@no-local.com', 'no-domain@', 'two@@example.com', 'a@b', 'space in@example.com', 'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@-example.com', 'a@example.c', 'a@example.123', 'ä@example.com', 'a@exam_ple.com', 'a@example.com,b@example.com', 'x'.repeat(65) + '@example.com', 'a@' + 'b'.repeat(64) + '.com', ''];
+const MALFORMED = [
+  'plainaddress',
+  '@no-local.com',
+  'no-domain@',
+  'two@@example.com',
+  'a@b',
+  'space in@example.com',
+  'a..b@example.com',
+  '.a@example.com',
+  'a.@example.com',
+  'a@-example.com',
+  'a@example.c',
+  'a@example.123',
+  'ä@example.com',
+  'a@exam_ple.com',
+  'a@example.com,b@example.com',
+  'x'.repeat(65) + '@example.com',
+  'a@' + 'b'.repeat(64) + '.com',
+  '',
+];
 
 const BAD_WEBHOOK_URLS: [string, string][] = [
   ['http', 'http://hooks.example.com/x'],
@@ -55,7 +78,13 @@ const BAD_WEBHOOK_URLS: [string, string][] = [
   ['2,049 characters', 'https://hooks.example.com/' + 'a'.repeat(2049 - 'https://hooks.example.com/'.length)],
 ];
 
-const GOOD_WEBHOOK_URLS = ['https://hook.eu1.make.com/abc123', 'https://hooks.example.com:443/x', 'https://hooks.example.com:8443/x?y=1', 'https://a.b.example.org', 'https://hooks.example.com:65535/'];
+const GOOD_WEBHOOK_URLS = [
+  'https://hook.eu1.make.com/abc123',
+  'https://hooks.example.com:443/x',
+  'https://hooks.example.com:8443/x?y=1',
+  'https://a.b.example.org',
+  'https://hooks.example.com:65535/',
+];
 
 interface Case {
   operation: string;
@@ -66,33 +95,152 @@ interface Case {
 }
 
 const cases: Case[] = [
-  ...MALFORMED.map((email): Case => ({ operation: `verify: malformed "${email.slice(0, 30)}"`, moduleId: 'verifyEmail', input: { email }, parameter: 'Email Address' })),
-  ...MALFORMED.filter((e) => e !== '').map((email): Case => ({ operation: `bulk: malformed "${email.slice(0, 30)}"`, moduleId: 'submitBulk', input: { emails: ['valid.ok@example.com', email] }, parameter: 'Email Addresses[2]' })),
+  ...MALFORMED.map(
+    (email): Case => ({
+      operation: `verify: malformed "${email.slice(0, 30)}"`,
+      moduleId: 'verifyEmail',
+      input: { email },
+      parameter: 'Email Address',
+    }),
+  ),
+  ...MALFORMED.filter((e) => e !== '').map(
+    (email): Case => ({
+      operation: `bulk: malformed "${email.slice(0, 30)}"`,
+      moduleId: 'submitBulk',
+      input: { emails: ['valid.ok@example.com', email] },
+      parameter: 'Email Addresses[2]',
+    }),
+  ),
   { operation: 'bulk: 0 items', moduleId: 'submitBulk', input: { emails: [] }, parameter: 'Email Addresses' },
-  { operation: 'bulk: 50,001 items', moduleId: 'submitBulk', input: { emails: Array.from({ length: 50_001 }, (_, i) => `valid.${i}@example.com`) }, parameter: 'Email Addresses' },
-  { operation: 'bulk: name of 256 characters', moduleId: 'submitBulk', input: { emails: ['valid.ok@example.com'], name: 'n'.repeat(256) }, parameter: 'List Name' },
-  { operation: 'bulk: priority not offered', moduleId: 'submitBulk', input: { emails: ['valid.ok@example.com'], priority: 'asap' }, parameter: 'Priority' },
-  ...BAD_WEBHOOK_URLS.map(([rule, url]): Case => ({ operation: `bulk: webhook_url ${rule}`, moduleId: 'submitBulk', input: { emails: ['valid.ok@example.com'], webhook_url: url }, parameter: 'Webhook URL' })),
-  { operation: 'results: per_page 0', moduleId: 'listResults', input: { job_id: 'job_x', per_page: 0 }, parameter: 'Rows per Request' },
-  { operation: 'results: per_page 1001', moduleId: 'listResults', input: { job_id: 'job_x', per_page: 1001 }, parameter: 'Rows per Request' },
+  {
+    operation: 'bulk: 50,001 items',
+    moduleId: 'submitBulk',
+    input: { emails: Array.from({ length: 50_001 }, (_, i) => `valid.${i}@example.com`) },
+    parameter: 'Email Addresses',
+  },
+  {
+    operation: 'bulk: name of 256 characters',
+    moduleId: 'submitBulk',
+    input: { emails: ['valid.ok@example.com'], name: 'n'.repeat(256) },
+    parameter: 'List Name',
+  },
+  {
+    operation: 'bulk: priority not offered',
+    moduleId: 'submitBulk',
+    input: { emails: ['valid.ok@example.com'], priority: 'asap' },
+    parameter: 'Priority',
+  },
+  ...BAD_WEBHOOK_URLS.map(
+    ([rule, url]): Case => ({
+      operation: `bulk: webhook_url ${rule}`,
+      moduleId: 'submitBulk',
+      input: { emails: ['valid.ok@example.com'], webhook_url: url },
+      parameter: 'Webhook URL',
+    }),
+  ),
+  {
+    operation: 'results: per_page 0',
+    moduleId: 'listResults',
+    input: { job_id: 'job_x', per_page: 0 },
+    parameter: 'Rows per Request',
+  },
+  {
+    operation: 'results: per_page 1001',
+    moduleId: 'listResults',
+    input: { job_id: 'job_x', per_page: 1001 },
+    parameter: 'Rows per Request',
+  },
   { operation: 'results: no job', moduleId: 'listResults', input: {}, parameter: 'Job ID' },
-  { operation: 'jobs: limit 3,201 (past what Make paginates)', moduleId: 'listJobs', input: { limit: 3201 }, parameter: 'Limit' },
-  { operation: 'results: limit 3,201 (past what Make paginates)', moduleId: 'listResults', input: { job_id: 'job_x', limit: 3201 }, parameter: 'Maximum Number of Rows' },
-  { operation: 'results: start page 0', moduleId: 'listResults', input: { job_id: 'job_x', start_page: 0 }, parameter: 'Start at Page' },
+  {
+    operation: 'jobs: limit 3,201 (past what Make paginates)',
+    moduleId: 'listJobs',
+    input: { limit: 3201 },
+    parameter: 'Limit',
+  },
+  {
+    operation: 'results: limit 3,201 (past what Make paginates)',
+    moduleId: 'listResults',
+    input: { job_id: 'job_x', limit: 3201 },
+    parameter: 'Maximum Number of Rows',
+  },
+  {
+    operation: 'results: start page 0',
+    moduleId: 'listResults',
+    input: { job_id: 'job_x', start_page: 0 },
+    parameter: 'Start at Page',
+  },
   { operation: 'jobs: limit 0', moduleId: 'listJobs', input: { limit: 0 }, parameter: 'Limit' },
   { operation: 'get job: no job', moduleId: 'getJob', input: {}, parameter: 'Job ID' },
   { operation: 'wait: no job', moduleId: 'waitForJob', input: {}, parameter: 'Job ID' },
   { operation: 'revoke: no key id', moduleId: 'revokeKey', input: {}, parameter: 'Key ID' },
-  { operation: 'revoke: the key itself instead of its id', moduleId: 'revokeKey', input: { key_id: 'evf_0123456789abcdef' }, parameter: 'Key ID' },
-  { operation: 'api call: another host', moduleId: 'makeApiCall', input: { url: 'https://elsewhere.example/v1/account', method: 'GET' }, parameter: 'URL' },
-  { operation: 'any module: missing key', moduleId: 'getCredits', input: {}, parameter: 'API Key', connection: { apiKey: '' } },
-  { operation: 'any module: key without evf_', moduleId: 'getCredits', input: {}, parameter: 'API Key', connection: { apiKey: 'sk_live_123' } },
-  { operation: 'connection: missing key', moduleId: 'connection', input: {}, parameter: 'API Key', connection: { apiKey: '' } },
-  { operation: 'connection: key without evf_', moduleId: 'connection', input: {}, parameter: 'API Key', connection: { apiKey: 'abc' } },
-  { operation: 'connection: base URL not ending in /api', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'https://api.example.com/v1' } },
-  { operation: 'connection: plain http to a public host (the key would travel in clear text)', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://api.example.com/api' } },
-  { operation: 'connection: plain http to a host that only starts like loopback', moduleId: 'connection', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://127.0.0.1.example.com/api' } },
-  { operation: 'any module: plain http to a public host', moduleId: 'getCredits', input: {}, parameter: 'Base URL', connection: { baseUrl: 'http://api.example.com/api' } },
+  {
+    operation: 'revoke: the key itself instead of its id',
+    moduleId: 'revokeKey',
+    input: { key_id: 'evf_0123456789abcdef' },
+    parameter: 'Key ID',
+  },
+  {
+    operation: 'api call: another host',
+    moduleId: 'makeApiCall',
+    input: { url: 'https://elsewhere.example/v1/account', method: 'GET' },
+    parameter: 'URL',
+  },
+  {
+    operation: 'any module: missing key',
+    moduleId: 'getCredits',
+    input: {},
+    parameter: 'API Key',
+    connection: { apiKey: '' },
+  },
+  {
+    operation: 'any module: key without evf_',
+    moduleId: 'getCredits',
+    input: {},
+    parameter: 'API Key',
+    connection: { apiKey: 'sk_live_123' },
+  },
+  {
+    operation: 'connection: missing key',
+    moduleId: 'connection',
+    input: {},
+    parameter: 'API Key',
+    connection: { apiKey: '' },
+  },
+  {
+    operation: 'connection: key without evf_',
+    moduleId: 'connection',
+    input: {},
+    parameter: 'API Key',
+    connection: { apiKey: 'abc' },
+  },
+  {
+    operation: 'connection: base URL not ending in /api',
+    moduleId: 'connection',
+    input: {},
+    parameter: 'Base URL',
+    connection: { baseUrl: 'https://api.example.com/v1' },
+  },
+  {
+    operation: 'connection: plain http to a public host (the key would travel in clear text)',
+    moduleId: 'connection',
+    input: {},
+    parameter: 'Base URL',
+    connection: { baseUrl: 'http://api.example.com/api' },
+  },
+  {
+    operation: 'connection: plain http to a host that only starts like loopback',
+    moduleId: 'connection',
+    input: {},
+    parameter: 'Base URL',
+    connection: { baseUrl: 'http://127.0.0.1.example.com/api' },
+  },
+  {
+    operation: 'any module: plain http to a public host',
+    moduleId: 'getCredits',
+    input: {},
+    parameter: 'Base URL',
+    connection: { baseUrl: 'http://api.example.com/api' },
+  },
 ];
 
 describe('bad input is refused before any request, naming the parameter', () => {
@@ -100,7 +248,8 @@ describe('bad input is refused before any request, naming the parameter', () => 
     const requestsBefore = sb.requests.length;
     const ledgerBefore = sb.ledger();
     const connection = { ...conn, ...c.connection } as MakeConnection;
-    const run = c.moduleId === 'connection' ? testConnection(connection) : runModule(c.moduleId, c.input, connection);
+    const run =
+      c.moduleId === 'connection' ? testConnection(connection) : runModule(c.moduleId, c.input, connection);
     const err = await run.then(
       () => undefined,
       (e: unknown) => e,
@@ -116,7 +265,11 @@ describe('bad input is refused before any request, naming the parameter', () => 
     const before = sb.requests.length;
     await runModule('verifyEmail', { email: 'valid.ok@example.com' }, conn);
     await runModule('listJobs', { limit: 3200 }, conn);
-    await runModule('submitBulk', { emails: ['valid.ok@example.com'], name: 'n'.repeat(255), webhook_url: GOOD_WEBHOOK_URLS[0] }, conn).catch(
+    await runModule(
+      'submitBulk',
+      { emails: ['valid.ok@example.com'], name: 'n'.repeat(255), webhook_url: GOOD_WEBHOOK_URLS[0] },
+      conn,
+    ).catch(
       // Were the sandbox to refuse it (422), the request still arrived, which is what is counted.
       () => undefined,
     );
@@ -134,7 +287,13 @@ describe('the Make parameter patterns agree with the client checks', () => {
   });
 
   it('the email pattern gives the client verdict on every listed case', () => {
-    for (const e of [...MALFORMED, 'valid.ok@example.com', 'O\'Brien+tag@Example.CO.uk', 'a@xn--bcher-kva.example', 'x@a-b.example.museum']) {
+    for (const e of [
+      ...MALFORMED,
+      'valid.ok@example.com',
+      "O'Brien+tag@Example.CO.uk",
+      'a@xn--bcher-kva.example',
+      'x@a-b.example.museum',
+    ]) {
       expect({ e, pattern: email.test(e) }).toEqual({ e, pattern: isEmailSyntaxValid(e) });
     }
   });
@@ -144,7 +303,9 @@ describe('the Make parameter patterns agree with the client checks', () => {
     const label = fc.stringMatching(/^[a-zA-Z0-9-]{0,12}$/);
     const address = fc.oneof(
       fc.tuple(piece, piece).map(([a, b]) => `${a}@${b}`),
-      fc.tuple(piece, label, label, fc.constantFrom('com', 'io', 'c', '1x', 'xn--p1ai', 'museum')).map(([l, a, b, t]) => `${l}@${a}.${b}.${t}`),
+      fc
+        .tuple(piece, label, label, fc.constantFrom('com', 'io', 'c', '1x', 'xn--p1ai', 'museum'))
+        .map(([l, a, b, t]) => `${l}@${a}.${b}.${t}`),
       fc.tuple(piece, label, fc.constantFrom('com', 'org', 'x1')).map(([l, a, t]) => `${l}@${a}.${t}`),
     );
     fc.assert(
@@ -169,10 +330,30 @@ describe('the Make parameter patterns agree with the client checks', () => {
 
   it('whatever the webhook_url pattern accepts, the client accepts too (never weaker)', () => {
     const host = fc.oneof(
-      fc.constantFrom('hooks.example.com', 'localhost', 'a.localhost', 'intranet', 'box.local', 'x.internal', 'h.home.arpa', 'x.test', '10.0.0.1', '8.8.8.8', '0x7f.1', '2130706433', '[::1]', '[2001:db8::1]', 'hook.eu1.make.com', 'printer.lan'),
+      fc.constantFrom(
+        'hooks.example.com',
+        'localhost',
+        'a.localhost',
+        'intranet',
+        'box.local',
+        'x.internal',
+        'h.home.arpa',
+        'x.test',
+        '10.0.0.1',
+        '8.8.8.8',
+        '0x7f.1',
+        '2130706433',
+        '[::1]',
+        '[2001:db8::1]',
+        'hook.eu1.make.com',
+        'printer.lan',
+      ),
       fc.stringMatching(/^[a-z0-9.-]{1,20}$/),
     );
-    const port = fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 70000 }).map((p) => `:${p}`));
+    const port = fc.oneof(
+      fc.constant(''),
+      fc.integer({ min: 0, max: 70000 }).map((p) => `:${p}`),
+    );
     const scheme = fc.constantFrom('https://', 'http://', 'https://user:pw@', 'ftp://');
     const path = fc.constantFrom('', '/', '/hook?x=1', '#f');
     fc.assert(

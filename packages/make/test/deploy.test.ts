@@ -28,7 +28,12 @@ interface Outcome {
 async function deploy(argv: string[], env: Record<string, string | undefined>): Promise<Outcome> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, env as NodeJS.ProcessEnv, (l) => out.push(l), (l) => err.push(l));
+  const code = await main(
+    argv,
+    env as NodeJS.ProcessEnv,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out, err };
 }
 
@@ -54,16 +59,28 @@ function makeApi(existing: boolean, seen: Seen[]): void {
     const get = method === 'GET';
     let answer: [number, nock.Body] = [200, { changed: true, appModule: {}, appRpc: {}, appWebhook: {} }];
     if (get && path === `/sdk/apps/${APP}/1`) answer = [200, { app: { name: APP, version: 1 } }];
-    else if (get && path === `/sdk/apps/${APP}/connections`) answer = [200, { appConnections: existing ? [{ name: CONNECTION, label: connLabel }] : [] }];
-    else if (get && path === `/sdk/apps/${APP}/webhooks`) answer = [200, { appWebhooks: existing || webhookLookups++ > 0 ? [{ name: WEBHOOK, label: hookLabel }] : [] }];
+    else if (get && path === `/sdk/apps/${APP}/connections`)
+      answer = [200, { appConnections: existing ? [{ name: CONNECTION, label: connLabel }] : [] }];
+    else if (get && path === `/sdk/apps/${APP}/webhooks`)
+      answer = [
+        200,
+        { appWebhooks: existing || webhookLookups++ > 0 ? [{ name: WEBHOOK, label: hookLabel }] : [] },
+      ];
     else if (get) answer = existing ? [200, { appModule: {}, appRpc: {} }] : [404, { message: 'Not found' }];
-    else if (method === 'POST' && path === `/sdk/apps/${APP}/connections`) answer = [200, { appConnection: { name: CONNECTION, label: connLabel } }];
-    else if (method === 'POST' && path === `/sdk/apps/${APP}/webhooks`) answer = [200, { appWebhook: { label: hookLabel, type: 'web' } }];
+    else if (method === 'POST' && path === `/sdk/apps/${APP}/connections`)
+      answer = [200, { appConnection: { name: CONNECTION, label: connLabel } }];
+    else if (method === 'POST' && path === `/sdk/apps/${APP}/webhooks`)
+      answer = [200, { appWebhook: { label: hookLabel, type: 'web' } }];
     nock(`https://${ZONE}`)
       .intercept(`/api/v2${path}`, method)
       .reply(answer[0], answer[1])
       .on('request', (req: { headers: Seen['headers'] }, _i: unknown, body: string) => {
-        seen.push({ method, path, headers: req.headers, body: body !== '' && req.headers['content-type'] === 'application/json' ? JSON.parse(body) : body });
+        seen.push({
+          method,
+          path,
+          headers: req.headers,
+          body: body !== '' && req.headers['content-type'] === 'application/json' ? JSON.parse(body) : body,
+        });
       });
   }
 }
@@ -86,7 +103,8 @@ describe('npm run deploy -w @evf/make', () => {
     expect(calls).toEqual(expectedCalls(true));
     // Every module's communication, parameters and interface are among the calls.
     for (const id of Object.keys(readMakecomapp().components.module)) {
-      for (const section of ['api', 'expect', 'interface', 'samples']) expect(calls).toContain(`PUT /sdk/apps/${APP}/1/modules/${id}/${section}`);
+      for (const section of ['api', 'expect', 'interface', 'samples'])
+        expect(calls).toContain(`PUT /sdk/apps/${APP}/1/modules/${id}/${section}`);
     }
     expect(r.out.join('\n')).toMatch(/only if missing/);
   });
@@ -117,10 +135,14 @@ describe('npm run deploy -w @evf/make', () => {
     const base = seen.find((s) => s.path === `/sdk/apps/${APP}/1/base`)!;
     expect(base.headers['content-type']).toBe('application/jsonc');
     expect(base.body).toBe(readFileSync(join(APP_DIR, 'general/base.iml.json'), 'utf8'));
-    const created = seen.filter((s) => s.method === 'POST' && s.path === `/sdk/apps/${APP}/1/modules`).map((s) => s.body as { name: string; typeId: number });
+    const created = seen
+      .filter((s) => s.method === 'POST' && s.path === `/sdk/apps/${APP}/1/modules`)
+      .map((s) => s.body as { name: string; typeId: number });
     expect(created.map((m) => m.name)).toEqual(Object.keys(readMakecomapp().components.module));
     expect(created.find((m) => m.name === 'watchJobFinished')!.typeId).toBe(10);
-    const instant = seen.find((s) => s.method === 'PATCH' && s.path === `/sdk/apps/${APP}/1/modules/watchJobFinished`)!;
+    const instant = seen.find(
+      (s) => s.method === 'PATCH' && s.path === `/sdk/apps/${APP}/1/modules/watchJobFinished`,
+    )!;
     expect(instant.body).toMatchObject({ connection: CONNECTION, webhook: WEBHOOK });
   });
 

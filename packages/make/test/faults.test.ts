@@ -59,7 +59,9 @@ describe('error statuses become Make error types', () => {
 
   it('402 -> a credits error that says nothing was verified', async () => {
     const poor = sb.addAccount({ plan: 'pro', credits: 0 });
-    const e = await failure(runModule('verifyEmail', { email: 'valid.a@example.com' }, { ...conn, apiKey: poor.apiKey }));
+    const e = await failure(
+      runModule('verifyEmail', { email: 'valid.a@example.com' }, { ...conn, apiKey: poor.apiKey }),
+    );
     expect(e.statusCode).toBe(402);
     expect(e.message).toMatch(/out of credits/);
   });

@@ -6,7 +6,18 @@
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { evaluateString, ImlError } from './support/iml';
 import { MakeRuleError } from './support/make-rules';
-import { checkBase, checkModule, loadModule, loadWebhook, receiveWebhookDef, runModule, runModuleDef, type Directive, type MakeConnection, type ModuleDef } from './support/make-runtime';
+import {
+  checkBase,
+  checkModule,
+  loadModule,
+  loadWebhook,
+  receiveWebhookDef,
+  runModule,
+  runModuleDef,
+  type Directive,
+  type MakeConnection,
+  type ModuleDef,
+} from './support/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;
@@ -15,7 +26,11 @@ let jobId: string;
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
   conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
-  const submitted = await runModule('submitBulk', { emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) }, conn);
+  const submitted = await runModule(
+    'submitBulk',
+    { emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) },
+    conn,
+  );
   jobId = (submitted.bundles[0] as { job_id: string }).job_id;
   for (let i = 0; i < 50; i++) {
     const job = await runModule('getJob', { job_id: jobId }, conn);
@@ -29,7 +44,11 @@ afterAll(async () => {
 
 const jobParam = { name: 'job_id', type: 'text', label: 'Job ID', required: true };
 
-function def(moduleType: ModuleDef['moduleType'], communication: Directive | Directive[], extra: Partial<ModuleDef> = {}): ModuleDef {
+function def(
+  moduleType: ModuleDef['moduleType'],
+  communication: Directive | Directive[],
+  extra: Partial<ModuleDef> = {},
+): ModuleDef {
   return { id: 'wrong', moduleType, communication, params: [jobParam], ...extra };
 }
 
@@ -44,21 +63,42 @@ async function ruleBroken(p: Promise<unknown> | (() => unknown), rule: string): 
 
 describe('the harness refuses components that break a Make rule', () => {
   it('a repeat condition that reads body (Make gives it temp only)', async () => {
-    const wrong = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{body.terminal != true}}', delay: 10000, limit: 3 }, response: { output: '{{body}}' } });
+    const wrong = def('action', {
+      url: '/v1/jobs/{{parameters.job_id}}',
+      method: 'GET',
+      repeat: { condition: '{{body.terminal != true}}', delay: 10000, limit: 3 },
+      response: { output: '{{body}}' },
+    });
     await ruleBroken(runModuleDef(wrong, { job_id: jobId }, conn), 'repeatScope');
     // ...and the same module reading temp instead passes.
-    const right = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{temp.t != true}}', delay: 10000, limit: 3 }, response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' } });
+    const right = def('action', {
+      url: '/v1/jobs/{{parameters.job_id}}',
+      method: 'GET',
+      repeat: { condition: '{{temp.t != true}}', delay: 10000, limit: 3 },
+      response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' },
+    });
     await expect(runModuleDef(right, { job_id: jobId }, conn, { repeatDelayMs: 10 })).resolves.toBeDefined();
   });
 
   it('a repeat that can outlast the 40 s module timeout (the old Wait: 100 rounds of 15 s)', async () => {
-    const wrong = def('action', { url: '/v1/jobs/{{parameters.job_id}}', method: 'GET', repeat: { condition: '{{temp.t != true}}', delay: 15000, limit: 100 }, response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' } });
+    const wrong = def('action', {
+      url: '/v1/jobs/{{parameters.job_id}}',
+      method: 'GET',
+      repeat: { condition: '{{temp.t != true}}', delay: 15000, limit: 100 },
+      response: { temp: { t: '{{body.terminal}}' }, output: '{{body}}' },
+    });
     await ruleBroken(() => checkModule(wrong), 'repeatBounds');
   });
 
   it('a webhook that reads the connection (Make gives a webhook no connection)', async () => {
     const real = loadWebhook('jobFinished');
-    const wrong = { ...real, communication: { ...real.communication, condition: "{{get(headers, 'x-service-signature') = connection.webhookSecret}}" } };
+    const wrong = {
+      ...real,
+      communication: {
+        ...real.communication,
+        condition: "{{get(headers, 'x-service-signature') = connection.webhookSecret}}",
+      },
+    };
     await ruleBroken(() => receiveWebhookDef(wrong, { headers: {}, rawBody: '{}' }), 'webhookScope');
   });
 
@@ -74,25 +114,53 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a paginating module without a limit, or with a limit past 3,200 items', async () => {
-    const noLimit = def('search', { url: '/v1/jobs', method: 'GET', pagination: { qs: { offset: '{{body.offset + body.limit}}' } }, response: { iterate: '{{body.jobs}}' } });
+    const noLimit = def('search', {
+      url: '/v1/jobs',
+      method: 'GET',
+      pagination: { qs: { offset: '{{body.offset + body.limit}}' } },
+      response: { iterate: '{{body.jobs}}' },
+    });
     await ruleBroken(() => checkModule(noLimit), 'paginationNeedsLimit');
-    const tooMany = def('search', { url: '/v1/jobs', method: 'GET', pagination: { qs: { offset: '{{body.offset + body.limit}}' } }, response: { limit: 5000, iterate: '{{body.jobs}}' } });
+    const tooMany = def('search', {
+      url: '/v1/jobs',
+      method: 'GET',
+      pagination: { qs: { offset: '{{body.offset + body.limit}}' } },
+      response: { limit: 5000, iterate: '{{body.jobs}}' },
+    });
     await ruleBroken(() => checkModule(tooMany), 'paginationItems');
   });
 
   it('an id trigger over unordered ids (random hex job ids), and over items that carry a date', async () => {
     const real = loadModule('watchFinishedJobs');
     const d = real.communication as Directive;
-    const wrong: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.job_id}}' } } } };
+    const wrong: ModuleDef = {
+      ...real,
+      communication: {
+        ...d,
+        response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.job_id}}' } },
+      },
+    };
     await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerType');
-    const numeric: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.total_emails}}' } } } };
+    const numeric: ModuleDef = {
+      ...real,
+      communication: {
+        ...d,
+        response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.total_emails}}' } },
+      },
+    };
     await ruleBroken(runModuleDef(numeric, {}, conn), 'triggerType');
   });
 
   it('a date trigger whose data is not in the order it declares', async () => {
     const real = loadModule('watchFinishedJobs');
     const d = real.communication as Directive;
-    const wrong: ModuleDef = { ...real, communication: { ...d, response: { ...d.response, trigger: { ...d.response!.trigger!, order: 'asc' } } } };
+    const wrong: ModuleDef = {
+      ...real,
+      communication: {
+        ...d,
+        response: { ...d.response, trigger: { ...d.response!.trigger!, order: 'asc' } },
+      },
+    };
     await runModule('submitBulk', { emails: ['valid.second@example.com'] }, conn);
     await new Promise((r) => setTimeout(r, 300));
     await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerOrder');
@@ -101,20 +169,33 @@ describe('the harness refuses components that break a Make rule', () => {
   it('a custom IML function used by a module', async () => {
     const real = loadModule('verifyEmail');
     const d = real.communication as Directive;
-    const wrong: ModuleDef = { ...real, communication: { ...d, response: { output: '{{evfWithCategory(body)}}' } } };
+    const wrong: ModuleDef = {
+      ...real,
+      communication: { ...d, response: { output: '{{evfWithCategory(body)}}' } },
+    };
     await ruleBroken(() => checkModule(wrong), 'noCustomFunctions');
   });
 
   it('an instant trigger that iterates or makes two requests', async () => {
     const one = { url: '/v1/jobs/{{payload.job_id}}', method: 'GET', response: { iterate: '{{body.jobs}}' } };
     await ruleBroken(() => checkModule(def('instant_trigger', one, { params: [] })), 'instantTriggerShape');
-    const two = [{ url: '/v1/jobs/{{payload.job_id}}', method: 'GET' }, { url: '/v1/account', method: 'GET' }];
+    const two = [
+      { url: '/v1/jobs/{{payload.job_id}}', method: 'GET' },
+      { url: '/v1/account', method: 'GET' },
+    ];
     await ruleBroken(() => checkModule(def('instant_trigger', two, { params: [] })), 'instantTriggerShape');
   });
 
   it('an epoch without a static limit of at most 300', async () => {
     const real = loadModule('watchFinishedJobs');
-    await ruleBroken(() => checkModule({ ...real, epoch: { ...real.epoch!, response: { ...real.epoch!.response, limit: 1000 } } }), 'epochLimit');
+    await ruleBroken(
+      () =>
+        checkModule({
+          ...real,
+          epoch: { ...real.epoch!, response: { ...real.epoch!.response, limit: 1000 } },
+        }),
+      'epochLimit',
+    );
   });
 
   it('a base that waits longer than Make does', async () => {
@@ -122,8 +203,14 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a request that reads a variable its directive does not have (body in the request, item outside iterate)', async () => {
-    await ruleBroken(() => checkModule(def('action', { url: '/v1/jobs/{{body.job_id}}', method: 'GET' })), 'directiveScope');
-    await ruleBroken(() => checkModule(def('action', { url: '/v1/jobs/{{payload.job_id}}', method: 'GET' })), 'directiveScope');
+    await ruleBroken(
+      () => checkModule(def('action', { url: '/v1/jobs/{{body.job_id}}', method: 'GET' })),
+      'directiveScope',
+    );
+    await ruleBroken(
+      () => checkModule(def('action', { url: '/v1/jobs/{{payload.job_id}}', method: 'GET' })),
+      'directiveScope',
+    );
   });
 
   it('0-based array indexes (Make arrays start at 1)', () => {

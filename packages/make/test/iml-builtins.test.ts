@@ -11,16 +11,31 @@ import { loadModule, type Directive } from './support/make-runtime';
 
 const single = (id: string) => loadModule(id).communication as Directive;
 
-const LABELS = ['valid', 'catch_all', 'inbox_full', 'invalid', 'disabled', 'unknown', 'not_verified', 'a_label_added_later', '', undefined, null];
+const LABELS = [
+  'valid',
+  'catch_all',
+  'inbox_full',
+  'invalid',
+  'disabled',
+  'unknown',
+  'not_verified',
+  'a_label_added_later',
+  '',
+  undefined,
+  null,
+];
 const TAGS = ['spam_trap', 'disposable', 'role', 'free_provider'];
-const subsets = <T>(xs: T[]): T[][] => xs.reduce<T[][]>((acc, x) => [...acc, ...acc.map((s) => [...s, x])], [[]]);
+const subsets = <T>(xs: T[]): T[][] =>
+  xs.reduce<T[][]>((acc, x) => [...acc, ...acc.map((s) => [...s, x])], [[]]);
 
 const DETAILS: unknown[] = [
   null,
   undefined,
   {},
   { tags: null },
-  ...LABELS.flatMap((primary_label) => subsets(TAGS).map((tags) => ({ primary_label, tags: tags.map((label) => ({ label })) }))),
+  ...LABELS.flatMap((primary_label) =>
+    subsets(TAGS).map((tags) => ({ primary_label, tags: tags.map((label) => ({ label })) })),
+  ),
   // Tags in another order, and a tag without a label: tags still win in the spec's order.
   { primary_label: 'valid', tags: [{ label: 'role' }, { label: 'spam_trap' }] },
   { primary_label: 'valid', tags: [{}, { label: 'disposable' }] },
@@ -40,7 +55,10 @@ describe('the category mapping in built-in IML equals the client', () => {
       const body = { email: 'a@example.com', details };
       const temp = evaluate(d.response!.temp, vars({ body })) as Record<string, unknown>;
       const out = evaluate(d.response!.output, vars({ body, temp })) as Record<string, unknown>;
-      expect({ details, got: { category: out.category, group: out.group, safe_to_send: out.safe_to_send } }).toEqual({ details, got: expected(details) });
+      expect({
+        details,
+        got: { category: out.category, group: out.group, safe_to_send: out.safe_to_send },
+      }).toEqual({ details, got: expected(details) });
     }
   });
 
@@ -50,9 +68,14 @@ describe('the category mapping in built-in IML equals the client', () => {
     for (const details of DETAILS) {
       const item = { email: 'a@example.com', details };
       const out = evaluate(d.response!.output, vars({ item })) as Record<string, unknown>;
-      expect({ details, got: { category: out.category, group: out.group, safe_to_send: out.safe_to_send } }).toEqual({ details, got: expected(details) });
+      expect({
+        details,
+        got: { category: out.category, group: out.group, safe_to_send: out.safe_to_send },
+      }).toEqual({ details, got: expected(details) });
       for (const group of ['safe_to_send', 'risky', 'invalid']) {
-        expect(evaluateString(iterate.condition, vars({ item, parameters: { group } }))).toBe(expected(details).group === group);
+        expect(evaluateString(iterate.condition, vars({ item, parameters: { group } }))).toBe(
+          expected(details).group === group,
+        );
       }
       expect(evaluateString(iterate.condition, vars({ item, parameters: {} }))).toBe(true);
     }
@@ -73,9 +96,16 @@ describe('one terminal-status rule: the Make copies equal the client isJobStoppe
     const d = single('waitForJob');
     for (const status of statuses) {
       for (const terminal of [true, false, undefined, null]) {
-        const temp = evaluate(d.response!.temp, vars({ body: { status, terminal } })) as Record<string, unknown>;
+        const temp = evaluate(d.response!.temp, vars({ body: { status, terminal } })) as Record<
+          string,
+          unknown
+        >;
         const keepWaiting = evaluateString(d.repeat!.condition, { variables: { temp } });
-        expect({ status, terminal, stopped: !keepWaiting }).toEqual({ status, terminal, stopped: isJobStopped({ status: status as never, terminal }) });
+        expect({ status, terminal, stopped: !keepWaiting }).toEqual({
+          status,
+          terminal,
+          stopped: isJobStopped({ status: status as never, terminal }),
+        });
       }
     }
   });
@@ -84,21 +114,56 @@ describe('one terminal-status rule: the Make copies equal the client isJobStoppe
     const d = single('watchFinishedJobs');
     const condition = (d.response!.iterate as { condition: string }).condition;
     for (const status of statuses) {
-      expect({ status, emitted: evaluateString(condition, vars({ item: { status } })) }).toEqual({ status, emitted: isJobStopped({ status: status as never }) });
+      expect({ status, emitted: evaluateString(condition, vars({ item: { status } })) }).toEqual({
+        status,
+        emitted: isJobStopped({ status: status as never }),
+      });
     }
   });
 });
 
 describe('error messages come from built-in IML only and say what to do', () => {
-  const base = readJsonc('general/base.iml.json') as { response: { error: Record<string, { message: string }> } };
+  const base = readJsonc('general/base.iml.json') as {
+    response: { error: Record<string, { message: string }> };
+  };
 
   it('422 names the refused addresses; 429 and 503 carry their wait headers', () => {
     const e = base.response.error;
-    const body = { error: { message: 'invalid input', invalid_emails: [{ email: 'no-at-sign', index: 1, reason: 'syntax' }, { email: 'x@', index: 3 }] } };
-    expect(evaluateString(e['422']!.message, vars({ body, headers: {}, statusCode: 422 }))).toContain('no-at-sign, x@');
-    expect(evaluateString(e['422']!.message, vars({ body: { error: { message: 'bad field' } }, headers: {}, statusCode: 422 }))).toContain('none named');
-    expect(evaluateString(e['429']!.message, vars({ body: {}, headers: { 'x-ratelimit-reset': '1767225600' }, statusCode: 429 }))).toContain('X-RateLimit-Reset (1767225600)');
-    expect(evaluateString(e['503']!.message, vars({ body: {}, headers: { 'retry-after': '20' }, statusCode: 503 }))).toContain('after 20');
-    expect(evaluateString(e.message as unknown as string, vars({ body: 'plain text', headers: {}, statusCode: 500 }))).toBe('The service answered with HTTP 500: no reason given.');
+    const body = {
+      error: {
+        message: 'invalid input',
+        invalid_emails: [
+          { email: 'no-at-sign', index: 1, reason: 'syntax' },
+          { email: 'x@', index: 3 },
+        ],
+      },
+    };
+    expect(evaluateString(e['422']!.message, vars({ body, headers: {}, statusCode: 422 }))).toContain(
+      'no-at-sign, x@',
+    );
+    expect(
+      evaluateString(
+        e['422']!.message,
+        vars({ body: { error: { message: 'bad field' } }, headers: {}, statusCode: 422 }),
+      ),
+    ).toContain('none named');
+    expect(
+      evaluateString(
+        e['429']!.message,
+        vars({ body: {}, headers: { 'x-ratelimit-reset': '1767225600' }, statusCode: 429 }),
+      ),
+    ).toContain('X-RateLimit-Reset (1767225600)');
+    expect(
+      evaluateString(
+        e['503']!.message,
+        vars({ body: {}, headers: { 'retry-after': '20' }, statusCode: 503 }),
+      ),
+    ).toContain('after 20');
+    expect(
+      evaluateString(
+        e.message as unknown as string,
+        vars({ body: 'plain text', headers: {}, statusCode: 500 }),
+      ),
+    ).toBe('The service answered with HTTP 500: no reason given.');
   });
 });

@@ -8,7 +8,14 @@ import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { categorize } from '@evf/client';
 import { findOperation, validateResponse } from '@evf/contract';
 import { components, readJsonc } from './support/app-files';
-import { MakeModuleError, runModule, runRpc, testConnection, type MakeConnection, type SentRequest } from './support/make-runtime';
+import {
+  MakeModuleError,
+  runModule,
+  runRpc,
+  testConnection,
+  type MakeConnection,
+  type SentRequest,
+} from './support/make-runtime';
 import { ParamValidationError } from './support/make-params';
 
 interface InterfaceField {
@@ -57,7 +64,8 @@ function expectFieldsDeclared(bundle: unknown, fields: InterfaceField[], where: 
     const field = fields.find((f) => f.name === key);
     if (!field && where.endsWith('.details')) continue;
     if (!field) throw new Error(`${where}: output field "${key}" is not in the interface`);
-    if (field.type === 'collection' && Array.isArray(field.spec)) expectFieldsDeclared(value, field.spec, `${where}.${key}`);
+    if (field.type === 'collection' && Array.isArray(field.spec))
+      expectFieldsDeclared(value, field.spec, `${where}.${key}`);
     if (field.type === 'array' && Array.isArray(field.spec) && Array.isArray(value)) {
       for (const item of value) expectFieldsDeclared(item, field.spec, `${where}.${key}[]`);
     }
@@ -105,13 +113,22 @@ describe('Make modules against the sandbox', () => {
 
   it('connection test fails with InvalidAccessTokenError for a wrong key, and the key is not in the message', async () => {
     const wrong = 'evf_' + 'x'.repeat(32);
-    await expect(testConnection({ ...conn, apiKey: wrong })).rejects.toMatchObject({ name: 'InvalidAccessTokenError', statusCode: 401 });
+    await expect(testConnection({ ...conn, apiKey: wrong })).rejects.toMatchObject({
+      name: 'InvalidAccessTokenError',
+      statusCode: 401,
+    });
     const err = await testConnection({ ...conn, apiKey: wrong }).catch((e: Error) => e);
     expect(String((err as Error).message)).not.toContain(wrong);
   });
 
   it('Verify an Email Address returns the result with category fields computed like the client', async () => {
-    for (const email of ['valid.ada@example.com', 'catchall.bo@example.com', 'trap.x@example.com', 'info@example.com', 'unknown.z@example.com']) {
+    for (const email of [
+      'valid.ada@example.com',
+      'catchall.bo@example.com',
+      'trap.x@example.com',
+      'info@example.com',
+      'unknown.z@example.com',
+    ]) {
       const r = await run('verifyEmail', { email });
       expect(r.requests).toHaveLength(1);
       expect(r.requests[0]!.body).toEqual({ email, check_smtp: true });
@@ -119,12 +136,19 @@ describe('Make modules against the sandbox', () => {
       const { category, group, safe_to_send, ...wire } = out;
       expect(validateResponse('POST', '/v1/verify/single', 200, wire).errors).toEqual([]);
       const expected = categorize(out.details);
-      expect({ category, group, safe_to_send }).toEqual({ category: expected.category, group: expected.group, safe_to_send: expected.safeToSend });
+      expect({ category, group, safe_to_send }).toEqual({
+        category: expected.category,
+        group: expected.group,
+        safe_to_send: expected.safeToSend,
+      });
     }
   });
 
   it('Submit, Wait, Get and List Results: one bundle per row over several pages, filtered by group', async () => {
-    const emails = Array.from({ length: 23 }, (_, i) => ['valid', 'catchall', 'trap', 'info', 'invalid', 'full'][i % 6] + `.${i}@example.com`);
+    const emails = Array.from(
+      { length: 23 },
+      (_, i) => ['valid', 'catchall', 'trap', 'info', 'invalid', 'full'][i % 6] + `.${i}@example.com`,
+    );
     const jobId = await submit(emails, { priority: 'high', check_smtp: true });
     const done = await waitTerminal(jobId);
     expect(done.terminal).toBe(true);
@@ -144,7 +168,9 @@ describe('Make modules against the sandbox', () => {
     }
 
     const safe = await run('listResults', { job_id: jobId, group: 'safe_to_send', per_page: 1000 });
-    const expectedSafe = (all.bundles as { group: string }[]).filter((b) => b.group === 'safe_to_send').length;
+    const expectedSafe = (all.bundles as { group: string }[]).filter(
+      (b) => b.group === 'safe_to_send',
+    ).length;
     expect(expectedSafe).toBeGreaterThan(0);
     expect(safe.bundles).toHaveLength(expectedSafe);
 
@@ -167,7 +193,9 @@ describe('Make modules against the sandbox', () => {
     expect(first.bundles).toHaveLength(3200);
     const rest = await run('listResults', { job_id: jobId, start_page: 4 });
     expect(rest.bundles).toHaveLength(500);
-    const seen = new Set([...first.bundles.slice(0, 3000), ...rest.bundles].map((b) => (b as { email: string }).email));
+    const seen = new Set(
+      [...first.bundles.slice(0, 3000), ...rest.bundles].map((b) => (b as { email: string }).email),
+    );
     expect(seen).toEqual(new Set(emails));
   });
 
@@ -178,7 +206,11 @@ describe('Make modules against the sandbox', () => {
     try {
       const slowConn: MakeConnection = { apiKey: slow.apiKey, baseUrl: slow.baseUrl };
       const submit = async () => {
-        const submitted = await runModule('submitBulk', { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) }, slowConn);
+        const submitted = await runModule(
+          'submitBulk',
+          { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) },
+          slowConn,
+        );
         checkRequests(submitted.requests);
         return (submitted.bundles[0] as { job_id: string }).job_id;
       };
@@ -223,7 +255,8 @@ describe('Make modules against the sandbox', () => {
   it('Watch Finished Bulk Jobs emits finished jobs once, by creation date, newest first', async () => {
     const first = await run('watchFinishedJobs', { maxJobs: 100 });
     expect(first.bundles.length).toBeGreaterThan(0);
-    for (const b of first.bundles as { status: string }[]) expect(['queued', 'processing']).not.toContain(b.status);
+    for (const b of first.bundles as { status: string }[])
+      expect(['queued', 'processing']).not.toContain(b.status);
     expect(first.triggerState?.date).toBeDefined();
     const again = await run('watchFinishedJobs', { maxJobs: 100 }, { triggerState: first.triggerState });
     expect(again.bundles).toEqual([]);
@@ -269,8 +302,13 @@ describe('Make modules against the sandbox', () => {
     const r = await runModule('revokeKey', { key_id: other.keyId }, otherConn);
     checkRequests(r.requests);
     expect(r.bundles[0]).toEqual({ key_id: other.keyId, revoked: true });
-    await expect(runModule('getCredits', {}, otherConn)).rejects.toMatchObject({ name: 'InvalidAccessTokenError' });
-    await expect(runModule('revokeKey', { key_id: 'key_does_not_exist' }, conn)).rejects.toMatchObject({ name: 'DataError', statusCode: 404 });
+    await expect(runModule('getCredits', {}, otherConn)).rejects.toMatchObject({
+      name: 'InvalidAccessTokenError',
+    });
+    await expect(runModule('revokeKey', { key_id: 'key_does_not_exist' }, conn)).rejects.toMatchObject({
+      name: 'DataError',
+      statusCode: 404,
+    });
   });
 
   it('Make an API Call sends an authorised request to a /v1/ path', async () => {
@@ -278,15 +316,23 @@ describe('Make modules against the sandbox', () => {
     const out = r.bundles[0] as { statusCode: number; body: unknown };
     expect(out.statusCode).toBe(200);
     expect(validateResponse('GET', '/v1/account', 200, out.body).errors).toEqual([]);
-    await expect(runModule('makeApiCall', { url: 'https://elsewhere.example/v1/account', method: 'GET' }, conn)).rejects.toBeInstanceOf(ParamValidationError);
+    await expect(
+      runModule('makeApiCall', { url: 'https://elsewhere.example/v1/account', method: 'GET' }, conn),
+    ).rejects.toBeInstanceOf(ParamValidationError);
   });
 
   it('maps error statuses to Make error types with a clear message (422 DataError names the address)', async () => {
-    const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch((e: unknown) => e);
+    const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch(
+      (e: unknown) => e,
+    );
     // Make's own parameter check stops it first...
     expect(err).toBeInstanceOf(ParamValidationError);
     // ...and the service's 422, reached through the universal module, reads as a DataError.
-    const r = await runModule('makeApiCall', { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['no-at-sign'] } }, conn).catch((e: unknown) => e);
+    const r = await runModule(
+      'makeApiCall',
+      { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['no-at-sign'] } },
+      conn,
+    ).catch((e: unknown) => e);
     expect(r).toBeInstanceOf(MakeModuleError);
     expect((r as MakeModuleError).type).toBe('DataError');
     expect((r as MakeModuleError).message).toContain('no-at-sign');
@@ -302,7 +348,17 @@ describe('Make modules against the sandbox', () => {
 
   it('every endpoint of the contract was reached by some module, RPC or the connection', () => {
     const reached = new Set(allRequests.map((r) => `${r.method} ${findOperation(r.method, r.path)!.path}`));
-    const expected = ['POST /v1/verify/single', 'POST /v1/verify/bulk', 'GET /v1/jobs', 'GET /v1/jobs/{job_id}', 'GET /v1/jobs/{job_id}/results', 'GET /v1/account/credits', 'GET /v1/account', 'GET /v1/subscription', 'DELETE /v1/keys/{key_id}'];
+    const expected = [
+      'POST /v1/verify/single',
+      'POST /v1/verify/bulk',
+      'GET /v1/jobs',
+      'GET /v1/jobs/{job_id}',
+      'GET /v1/jobs/{job_id}/results',
+      'GET /v1/account/credits',
+      'GET /v1/account',
+      'GET /v1/subscription',
+      'DELETE /v1/keys/{key_id}',
+    ];
     for (const e of expected) expect(reached).toContain(e);
   });
 });

@@ -29,16 +29,21 @@ if (!present && inCi) {
       expect(validateAgainst('makecomapp.schema.json', makecomapp)).toEqual([]);
     });
 
-    it.each(listAppFiles().filter((f) => f.endsWith('.json')))('%s parses and validates against its Make schema', (file) => {
-      const schema = schemaNameFor(file);
-      expect(schema).toBeDefined();
-      expect(validateAgainst(schema!, readJsonc(file))).toEqual([]);
-    });
+    it.each(listAppFiles().filter((f) => f.endsWith('.json')))(
+      '%s parses and validates against its Make schema',
+      (file) => {
+        const schema = schemaNameFor(file);
+        expect(schema).toBeDefined();
+        expect(validateAgainst(schema!, readJsonc(file))).toEqual([]);
+      },
+    );
 
     it('the schemas do reject a broken file (the check can fail)', () => {
       expect(validateAgainst('api.json', { url: '/v1/verify/single', method: 'POST' })).not.toEqual([]);
       expect(validateAgainst('parameters.json', [{ name: 'x', type: 'no-such-type' }])).not.toEqual([]);
-      expect(validateAgainst('base.json', { response: { error: { '429': { type: 'RateLimitError' } } } })).not.toEqual([]);
+      expect(
+        validateAgainst('base.json', { response: { error: { '429': { type: 'RateLimitError' } } } }),
+      ).not.toEqual([]);
       expect(validateAgainst('makecomapp.schema.json', { ...makecomapp, origins: [{}] })).not.toEqual([]);
     });
   });

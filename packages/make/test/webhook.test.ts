@@ -43,40 +43,76 @@ describe('the shared webhook vectors through the Make webhook', () => {
     for (const name of REFUSED_AT_THE_WEBHOOK) expect(vectors.map((v) => v.name)).toContain(name);
   });
 
-  it.each(vectors.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as const))('genuine %s: accepted with 200 and handed on', (_n, v) => {
-    const out = receiveWebhook('jobFinished', { headers: v.headers, rawBody: v.rawBody }, {}, new Date(v.now * 1000));
-    expect(out.status).toBe(200);
-    expect(out.bundle).toEqual(JSON.parse(v.rawBody));
-  });
+  it.each(vectors.filter((v) => v.expect === 'accept').map((v) => [v.name, v] as const))(
+    'genuine %s: accepted with 200 and handed on',
+    (_n, v) => {
+      const out = receiveWebhook(
+        'jobFinished',
+        { headers: v.headers, rawBody: v.rawBody },
+        {},
+        new Date(v.now * 1000),
+      );
+      expect(out.status).toBe(200);
+      expect(out.bundle).toEqual(JSON.parse(v.rawBody));
+    },
+  );
 
-  it.each(vectors.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as const))('%s: refused at the webhook, or dropped by the read-back', async (name, v) => {
-    const out = receiveWebhook('jobFinished', { headers: v.headers, rawBody: v.rawBody }, {}, new Date(v.now * 1000));
-    if (REFUSED_AT_THE_WEBHOOK.includes(name)) {
-      expect(out.status).toBe(400);
-      expect(out.bundle).toBeUndefined();
-      return;
-    }
-    // The webhook cannot tell this one from a genuine delivery; the job it names is not on this
-    // account, so the instant trigger's read with the API key answers 404 and nothing runs after it.
-    expect(out.status).toBe(200);
-    await expect(runModule('watchJobFinished', {}, conn, { payload: out.bundle })).rejects.toMatchObject({ name: 'DataError', statusCode: 404 });
-  });
+  it.each(vectors.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as const))(
+    '%s: refused at the webhook, or dropped by the read-back',
+    async (name, v) => {
+      const out = receiveWebhook(
+        'jobFinished',
+        { headers: v.headers, rawBody: v.rawBody },
+        {},
+        new Date(v.now * 1000),
+      );
+      if (REFUSED_AT_THE_WEBHOOK.includes(name)) {
+        expect(out.status).toBe(400);
+        expect(out.bundle).toBeUndefined();
+        return;
+      }
+      // The webhook cannot tell this one from a genuine delivery; the job it names is not on this
+      // account, so the instant trigger's read with the API key answers 404 and nothing runs after it.
+      expect(out.status).toBe(200);
+      await expect(runModule('watchJobFinished', {}, conn, { payload: out.bundle })).rejects.toMatchObject({
+        name: 'DataError',
+        statusCode: 404,
+      });
+    },
+  );
 });
 
 describe('a genuine delivery is never refused for its bytes (issue 17, point 7)', () => {
-  const body = { event: 'job.completed', job_id: 'job_0001', status: 'completed', total_emails: 1, processed_emails: 1, verdicts: { valid: 1 }, created_at: '2026-01-01T00:00:00Z', completed_at: '2026-01-01T00:00:01Z', results_url: '/v1/jobs/job_0001/results' };
+  const body = {
+    event: 'job.completed',
+    job_id: 'job_0001',
+    status: 'completed',
+    total_emails: 1,
+    processed_emails: 1,
+    verdicts: { valid: 1 },
+    created_at: '2026-01-01T00:00:00Z',
+    completed_at: '2026-01-01T00:00:01Z',
+    results_url: '/v1/jobs/job_0001/results',
+  };
   const compact = JSON.stringify(body);
   const variants: [string, string][] = [
     ['pretty-printed', JSON.stringify(body, null, 2)],
     ['\\u escapes', compact.replace('"event"', '"\\u0065vent"')],
-    ['escaped slashes', compact.replace('"/v1/jobs/job_0001/results"', '"\\/v1\\/jobs\\/job_0001\\/results"')],
+    [
+      'escaped slashes',
+      compact.replace('"/v1/jobs/job_0001/results"', '"\\/v1\\/jobs\\/job_0001\\/results"'),
+    ],
     ['1.0 for an integer', compact.replace('"total_emails":1', '"total_emails":1.0')],
     ['an integer past 2^53', compact.replace('"processed_emails":1', '"processed_emails":9007199254740993')],
   ];
   it.each(variants)('%s', (_name, rawBody) => {
     expect(rawBody).not.toBe(JSON.stringify(JSON.parse(rawBody)));
     const ts = Math.floor(Date.now() / 1000);
-    const headers = { 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook({ rawBody, secret: 'whsec_any', timestamp: ts }), 'x-service-job': 'job_0001' };
+    const headers = {
+      'x-service-timestamp': String(ts),
+      'x-service-signature': signWebhook({ rawBody, secret: 'whsec_any', timestamp: ts }),
+      'x-service-job': 'job_0001',
+    };
     const out = receiveWebhook('jobFinished', { headers, rawBody });
     expect(out.status).toBe(200);
     expect((out.bundle as { job_id: string }).job_id).toBe('job_0001');
@@ -93,8 +129,14 @@ describe('real deliveries from the sandbox to the Make webhook, then the instant
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-        const out = receiveWebhook('jobFinished', { headers, rawBody: Buffer.concat(chunks).toString('utf8'), method: req.method });
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+        );
+        const out = receiveWebhook('jobFinished', {
+          headers,
+          rawBody: Buffer.concat(chunks).toString('utf8'),
+          method: req.method,
+        });
         outcomes.push(out);
         res.writeHead(out.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(out.responseBody));
@@ -113,7 +155,10 @@ describe('real deliveries from the sandbox to the Make webhook, then the instant
     const res = await fetch(`${sb.baseUrl}/v1/verify/bulk`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': sb.apiKey },
-      body: JSON.stringify({ emails: ['valid.a@example.com', 'trap.b@example.com', 'unknown.c@example.com'], webhook_url: receiverUrl }),
+      body: JSON.stringify({
+        emails: ['valid.a@example.com', 'trap.b@example.com', 'unknown.c@example.com'],
+        webhook_url: receiverUrl,
+      }),
     });
     expect(res.status).toBe(202);
     const { job_id } = (await res.json()) as { job_id: string };
@@ -127,7 +172,11 @@ describe('real deliveries from the sandbox to the Make webhook, then the instant
 
     const trigger = await runModule('watchJobFinished', {}, conn, { payload });
     expect(trigger.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/jobs/${job_id}`]);
-    const bundle = trigger.bundles[0] as { event: string; results_url: string; job: { job_id: string; terminal: boolean } };
+    const bundle = trigger.bundles[0] as {
+      event: string;
+      results_url: string;
+      job: { job_id: string; terminal: boolean };
+    };
     expect(bundle.event).toBe('job.completed');
     expect(bundle.job.terminal).toBe(true);
     expect(validate('Job', bundle.job).errors).toEqual([]);
@@ -135,11 +184,25 @@ describe('real deliveries from the sandbox to the Make webhook, then the instant
 
   it('a delivery signed with a guessed secret reaches the trigger, whose read-back drops it (404)', async () => {
     const before = outcomes.length;
-    const rawBody = JSON.stringify({ event: 'job.completed', job_id: 'job_forged', status: 'completed', total_emails: 1, processed_emails: 1, verdicts: {}, created_at: '2026-01-01T00:00:00Z', completed_at: '2026-01-01T00:00:01Z', results_url: '/v1/jobs/job_forged/results' });
+    const rawBody = JSON.stringify({
+      event: 'job.completed',
+      job_id: 'job_forged',
+      status: 'completed',
+      total_emails: 1,
+      processed_emails: 1,
+      verdicts: {},
+      created_at: '2026-01-01T00:00:00Z',
+      completed_at: '2026-01-01T00:00:01Z',
+      results_url: '/v1/jobs/job_forged/results',
+    });
     const ts = Math.floor(Date.now() / 1000);
     const res = await fetch(receiverUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook({ rawBody, secret: 'whsec_guessed', timestamp: ts }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-timestamp': String(ts),
+        'x-service-signature': signWebhook({ rawBody, secret: 'whsec_guessed', timestamp: ts }),
+      },
       body: rawBody,
     });
     expect(res.status).toBe(200);
@@ -151,15 +214,23 @@ describe('real deliveries from the sandbox to the Make webhook, then the instant
 
   it('something that is not a delivery gets 400 and starts nothing', async () => {
     const before = outcomes.length;
-    const res = await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"world"}' });
+    const res = await fetch(receiverUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"hello":"world"}',
+    });
     expect(res.status).toBe(400);
     expect(outcomes[before]!.bundle).toBeUndefined();
   });
 
   it('a job id that tries to leave /v1/jobs/ stays a job id (encoded), and is dropped', async () => {
-    const err = await runModule('watchJobFinished', {}, conn, { payload: { event: 'job.completed', job_id: '../account' } }).catch((e: Error) => e);
+    const err = await runModule('watchJobFinished', {}, conn, {
+      payload: { event: 'job.completed', job_id: '../account' },
+    }).catch((e: Error) => e);
     expect(err).toMatchObject({ statusCode: 404 });
-    const ok = await runModule('watchJobFinished', {}, conn, { payload: { event: 'job.completed', job_id: 'job_of_someone_else' } }).catch((e: Error) => e);
+    const ok = await runModule('watchJobFinished', {}, conn, {
+      payload: { event: 'job.completed', job_id: 'job_of_someone_else' },
+    }).catch((e: Error) => e);
     expect(ok).toMatchObject({ statusCode: 404 });
   });
 });

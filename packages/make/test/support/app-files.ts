@@ -55,7 +55,9 @@ export function listAppFiles(dir = APP_DIR): string[] {
 }
 
 export function components(type: ComponentType): [string, ComponentMeta][] {
-  return Object.entries(makecomapp.components[type]).filter((e): e is [string, ComponentMeta] => e[1] !== null);
+  return Object.entries(makecomapp.components[type]).filter(
+    (e): e is [string, ComponentMeta] => e[1] !== null,
+  );
 }
 
 export function codeFile(type: ComponentType, id: string, code: string): string {

@@ -72,7 +72,13 @@ type Node =
   | { t: 'add'; left: Node; right: Node };
 
 // Make's keywords for an empty array and an empty text (https://www.make.com/en/help/functions/general-functions, "Keywords").
-const KEYWORDS: Record<string, unknown> = { true: true, false: false, null: null, emptyarray: [], emptystring: '' };
+const KEYWORDS: Record<string, unknown> = {
+  true: true,
+  false: false,
+  null: null,
+  emptyarray: [],
+  emptystring: '',
+};
 
 function parse(src: string): Node {
   const tokens = tokenize(src);
@@ -141,7 +147,8 @@ function parse(src: string): Node {
         expect(')');
         return { t: 'call', name: tok.value, args };
       }
-      if (Object.prototype.hasOwnProperty.call(KEYWORDS, tok.value)) return { t: 'lit', value: KEYWORDS[tok.value] };
+      if (Object.prototype.hasOwnProperty.call(KEYWORDS, tok.value))
+        return { t: 'lit', value: KEYWORDS[tok.value] };
       return { t: 'var', name: tok.value };
     }
     throw new ImlError(`IML: unexpected "${tok.value}" in ${src}`);
@@ -151,7 +158,8 @@ function parse(src: string): Node {
   return node;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 function truthy(v: unknown): boolean {
   return !(v === undefined || v === null || v === false || v === '' || v === 0);
@@ -167,14 +175,16 @@ function step(obj: unknown, key: unknown, where: string): unknown {
   if (obj === undefined || obj === null) return undefined;
   if (Array.isArray(obj) && (typeof key === 'number' || /^[0-9]+$/.test(String(key)))) {
     const n = Number(key);
-    if (n < 1) throw new ImlError(`IML: arrays are 1-based in Make; index ${n} is not an element (in ${where})`);
+    if (n < 1)
+      throw new ImlError(`IML: arrays are 1-based in Make; index ${n} is not an element (in ${where})`);
     return obj[n - 1];
   }
   return (obj as Record<string, unknown>)[String(key)];
 }
 
 function needArray(v: unknown, fn: string): unknown[] {
-  if (!Array.isArray(v)) throw new ImlError(`IML: ${fn}() needs an array, got ${asText(v).slice(0, 60) || String(v)}`);
+  if (!Array.isArray(v))
+    throw new ImlError(`IML: ${fn}() needs an array, got ${asText(v).slice(0, 60) || String(v)}`);
   return v;
 }
 
@@ -219,7 +229,10 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
       .filter((v) => v !== undefined);
   },
   // join(array; separator) (https://www.make.com/en/help/functions/array-functions).
-  join: (scope, [a, sep]) => needArray(run(a!, scope), 'join').map(asText).join(asText(run(sep!, scope))),
+  join: (scope, [a, sep]) =>
+    needArray(run(a!, scope), 'join')
+      .map(asText)
+      .join(asText(run(sep!, scope))),
   // split(text; separator) (https://www.make.com/en/help/functions/string-functions).
   split: (scope, [a, sep]) => asText(run(a!, scope)).split(asText(run(sep!, scope))),
   // length(text or array) (https://www.make.com/en/help/functions/string-functions, https://www.make.com/en/help/functions/array-functions).
@@ -239,7 +252,9 @@ function run(node: Node, scope: ImlScope, src = ''): unknown {
       return Array.isArray(node.value) ? [] : node.value;
     case 'var':
       if (!Object.prototype.hasOwnProperty.call(scope.variables, node.name)) {
-        throw new ImlError(`IML: variable "${node.name}" is not available here (available: ${Object.keys(scope.variables).join(', ')})`);
+        throw new ImlError(
+          `IML: variable "${node.name}" is not available here (available: ${Object.keys(scope.variables).join(', ')})`,
+        );
       }
       return scope.variables[node.name];
     case 'member':
@@ -261,7 +276,8 @@ function run(node: Node, scope: ImlScope, src = ''): unknown {
       // Only numbers: the harness does not guess how Make would add text or dates.
       const a = run(node.left, scope, src);
       const b = run(node.right, scope, src);
-      if (typeof a !== 'number' || typeof b !== 'number') throw new ImlError(`IML: + needs two numbers (in ${src})`);
+      if (typeof a !== 'number' || typeof b !== 'number')
+        throw new ImlError(`IML: + needs two numbers (in ${src})`);
       return a + b;
     }
   }

@@ -37,19 +37,25 @@ function checkOne(spec: ParamSpec, value: unknown, where: string): unknown {
     case 'email':
     case 'url': {
       if (typeof value !== 'string') throw new ParamValidationError(where, 'must be text');
-      if (v.min !== undefined && value.length < v.min) throw new ParamValidationError(where, `must be at least ${v.min} characters`);
-      if (v.max !== undefined && value.length > v.max) throw new ParamValidationError(where, `must be at most ${v.max} characters (it has ${value.length})`);
-      if (v.pattern !== undefined && !new RegExp(v.pattern).test(value)) throw new ParamValidationError(where, `"${value.slice(0, 80)}" is not in the expected form`);
+      if (v.min !== undefined && value.length < v.min)
+        throw new ParamValidationError(where, `must be at least ${v.min} characters`);
+      if (v.max !== undefined && value.length > v.max)
+        throw new ParamValidationError(where, `must be at most ${v.max} characters (it has ${value.length})`);
+      if (v.pattern !== undefined && !new RegExp(v.pattern).test(value))
+        throw new ParamValidationError(where, `"${value.slice(0, 80)}" is not in the expected form`);
       return value;
     }
     case 'uinteger':
     case 'integer':
     case 'number': {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isFinite(n)) throw new ParamValidationError(where, 'must be a number');
-      if (spec.type !== 'number' && !Number.isInteger(n)) throw new ParamValidationError(where, 'must be a whole number');
+      if (typeof n !== 'number' || !Number.isFinite(n))
+        throw new ParamValidationError(where, 'must be a number');
+      if (spec.type !== 'number' && !Number.isInteger(n))
+        throw new ParamValidationError(where, 'must be a whole number');
       if (spec.type === 'uinteger' && n < 0) throw new ParamValidationError(where, 'must not be negative');
-      if (v.min !== undefined && n < v.min) throw new ParamValidationError(where, `must be at least ${v.min}`);
+      if (v.min !== undefined && n < v.min)
+        throw new ParamValidationError(where, `must be at least ${v.min}`);
       if (v.max !== undefined && n > v.max) throw new ParamValidationError(where, `must be at most ${v.max}`);
       return n;
     }
@@ -61,7 +67,8 @@ function checkOne(spec: ParamSpec, value: unknown, where: string): unknown {
     case 'select': {
       if (Array.isArray(spec.options)) {
         const allowed = (spec.options as { value: unknown }[]).map((o) => o.value);
-        if (!allowed.includes(value)) throw new ParamValidationError(where, `must be one of ${allowed.join(', ')}`);
+        if (!allowed.includes(value))
+          throw new ParamValidationError(where, `must be one of ${allowed.join(', ')}`);
       } else if (typeof value !== 'string' || value === '') {
         throw new ParamValidationError(where, 'must be chosen or mapped');
       }
@@ -69,8 +76,10 @@ function checkOne(spec: ParamSpec, value: unknown, where: string): unknown {
     }
     case 'array': {
       if (!Array.isArray(value)) throw new ParamValidationError(where, 'must be an array');
-      if (v.minItems !== undefined && value.length < v.minItems) throw new ParamValidationError(where, `needs at least ${v.minItems} item(s)`);
-      if (v.maxItems !== undefined && value.length > v.maxItems) throw new ParamValidationError(where, `takes at most ${v.maxItems} items (it has ${value.length})`);
+      if (v.minItems !== undefined && value.length < v.minItems)
+        throw new ParamValidationError(where, `needs at least ${v.minItems} item(s)`);
+      if (v.maxItems !== undefined && value.length > v.maxItems)
+        throw new ParamValidationError(where, `takes at most ${v.maxItems} items (it has ${value.length})`);
       const item = spec.spec;
       if (item && !Array.isArray(item)) return value.map((x, i) => checkOne(item, x, `${where}[${i + 1}]`));
       return value;
@@ -83,7 +92,10 @@ function checkOne(spec: ParamSpec, value: unknown, where: string): unknown {
 }
 
 /** Applies defaults and checks every parameter; returns the values the module would run with. */
-export function validateParameters(specs: ParamSpec[], input: Record<string, unknown>): Record<string, unknown> {
+export function validateParameters(
+  specs: ParamSpec[],
+  input: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const name = spec.name!;

@@ -17,51 +17,63 @@ export class MakeRuleError extends Error {
 export const RULES = {
   moduleTimeout: {
     text: 'a module gets no answer after about 40 s and fails with a timeout',
-    source: 'https://community.make.com/t/timeout-error/37183 ("usually 40 seconds"); the harness counts the whole module run, waits included',
+    source:
+      'https://community.make.com/t/timeout-error/37183 ("usually 40 seconds"); the harness counts the whole module run, waits included',
   },
   repeatScope: {
     text: 'a repeat condition sees temp only, not body',
-    source: 'https://developers.make.com/custom-apps-documentation/component-blocks/api/repeat (repeat.condition; the answer reaches it through response.temp)',
+    source:
+      "Make's repeat directive (its schema in Make's VS Code extension, sources.json#repeat; the temp-only scope as issue 17 reads Make's repeat docs); the answer reaches the condition through response.temp (https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/temp)",
   },
   repeatBounds: {
     text: 'a repeat needs a limit and must end inside the module timeout',
-    source: 'https://developers.make.com/custom-apps-documentation/component-blocks/api/repeat (repeat.limit, repeat.delay in ms)',
+    source:
+      'sources.json#repeat in Make\'s VS Code extension ("a predefined delay in milliseconds", "bounded by the repeat.limit") with the module timeout above',
   },
   paginationItems: {
     text: 'pagination stops at 3,200 items',
-    source: 'https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules ("a 3200 pagination limit")',
+    source:
+      'https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules ("a 3200 pagination limit")',
   },
   paginationRequests: {
     text: 'a module run makes at most 50 requests (the harness bound: Make documents only the 3,200-item limit)',
-    source: 'harness bound, stricter than https://developers.make.com/custom-apps-documentation/component-blocks/api/pagination',
+    source:
+      'harness bound, stricter than https://developers.make.com/custom-apps-documentation/component-blocks/api/pagination',
   },
   paginationNeedsLimit: {
     text: 'a paginating module stops on its limit',
-    source: 'https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/limit ("also used by pagination logic to determine whether to fetch the next page")',
+    source:
+      'https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/limit ("also used by pagination logic to determine whether to fetch the next page")',
   },
   triggerType: {
     text: 'a polling trigger orders items by its type: date for items with a create/update date, id only for items with nothing but an id',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/modules/trigger (response.trigger.type)',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-components/modules/trigger (response.trigger.type)',
   },
   triggerOrder: {
     text: 'trigger.order states the order the API returns items in',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/modules/trigger (response.trigger.order); unordered or asc may miss items (best-practices/trigger-modules)',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-components/modules/trigger (response.trigger.order); unordered or asc may miss items (best-practices/trigger-modules)',
   },
   epochLimit: {
     text: 'the epoch request has a static limit of at most 300',
-    source: 'https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules (Epoch: "at maximum, 300")',
+    source:
+      'https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules (Epoch: "at maximum, 300")',
   },
   instantTriggerShape: {
     text: 'an instant trigger makes at most one request, without iterate or pagination, and gets the webhook bundle as payload',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/modules/instant-trigger (Communication)',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-components/modules/instant-trigger (Communication)',
   },
   webhookScope: {
     text: 'a webhook reads only now, environment, parameters, data, body, query, method, headers (no connection)',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/webhooks (Available IML variables)',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (Available IML variables)',
   },
   directiveScope: {
     text: 'each directive reads only the variables Make gives it',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/modules/action/components (Available IML variables); .../app-structure/rpcs/available-iml-variables',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-components/modules/action/components (Available IML variables); .../app-structure/rpcs/available-iml-variables',
   },
   noCustomFunctions: {
     text: 'custom IML functions are not available by default',
@@ -69,11 +81,13 @@ export const RULES = {
   },
   oneBasedIndexes: {
     text: 'arrays are 1-based',
-    source: 'https://www.make.com/en/help/functions/array-functions ("The first item in an array is index 1")',
+    source:
+      'https://www.make.com/en/help/functions/array-functions ("The first item in an array is index 1")',
   },
   webhookParsedBody: {
     text: 'a webhook gets the parsed body, never the raw bytes',
-    source: 'https://developers.make.com/custom-apps-documentation/app-components/webhooks (body is the parsed request body)',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (body is the parsed request body)',
   },
 } as const;
 

@@ -7,7 +7,15 @@
  * stricter, never looser. A component that breaks a rule fails with MakeRuleError.
  */
 import { codeFile, components, readJsonc, type ComponentMeta, type Json } from './app-files';
-import { evaluate, ImlError, variablesReadBy, expressionsIn, parseExpression, referencesOf, BUILTIN_NAMES } from './iml';
+import {
+  evaluate,
+  ImlError,
+  variablesReadBy,
+  expressionsIn,
+  parseExpression,
+  referencesOf,
+  BUILTIN_NAMES,
+} from './iml';
 import { asSpecs, validateParameters, type ParamSpec } from './make-params';
 import {
   EPOCH_LIMIT_MAX,
@@ -80,7 +88,12 @@ export interface ModuleDef {
 
 export interface WebhookDef {
   id: string;
-  communication: { respond?: { status?: unknown; body?: unknown; type?: string }; condition?: unknown; output?: unknown; verification?: unknown };
+  communication: {
+    respond?: { status?: unknown; body?: unknown; type?: string };
+    condition?: unknown;
+    output?: unknown;
+    verification?: unknown;
+  };
   params: ParamSpec[];
 }
 
@@ -135,46 +148,76 @@ function assertReads(value: unknown, scope: ScopeName, where: string): void {
       throw new MakeRuleError('directiveScope', `${where}: ${(err as Error).message}`);
     }
     for (const fn of referencesOf(expr).functions) {
-      if (!BUILTIN_NAMES.includes(fn)) throw new MakeRuleError('noCustomFunctions', `${where}: calls ${fn}(), which is not a built-in Make function`);
+      if (!BUILTIN_NAMES.includes(fn))
+        throw new MakeRuleError(
+          'noCustomFunctions',
+          `${where}: calls ${fn}(), which is not a built-in Make function`,
+        );
     }
   }
   for (const v of variablesReadBy(value)) {
     if (!allowed.includes(v)) {
-      const rule = scope === 'repeatCondition' ? 'repeatScope' : scope === 'webhook' ? 'webhookScope' : 'directiveScope';
-      throw new MakeRuleError(rule, `${where} reads "${v}", which Make does not give it (it may read: ${allowed.join(', ')})`);
+      const rule =
+        scope === 'repeatCondition' ? 'repeatScope' : scope === 'webhook' ? 'webhookScope' : 'directiveScope';
+      throw new MakeRuleError(
+        rule,
+        `${where} reads "${v}", which Make does not give it (it may read: ${allowed.join(', ')})`,
+      );
     }
   }
 }
 
-function checkDirective(d: Directive, where: string, kind: 'module' | 'instant' | 'connection' | 'epoch'): void {
-  const req: ScopeName = kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
-  const res: ScopeName = kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
+function checkDirective(
+  d: Directive,
+  where: string,
+  kind: 'module' | 'instant' | 'connection' | 'epoch',
+): void {
+  const req: ScopeName =
+    kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
+  const res: ScopeName =
+    kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
   const { response, pagination, repeat, ...request } = d;
   assertReads(request, req, `${where} request`);
   assertReads(response, res, `${where} response`);
   assertReads(pagination, 'pagination', `${where} pagination`);
   if (repeat) {
     assertReads(repeat.condition, 'repeatCondition', `${where} repeat.condition`);
-    if (!Number.isInteger(repeat.limit) || repeat.limit < 1) throw new MakeRuleError('repeatBounds', `${where}: repeat.limit must be a positive whole number`);
-    if (typeof repeat.delay !== 'number' || repeat.delay < 0) throw new MakeRuleError('repeatBounds', `${where}: repeat.delay must be a number of ms`);
+    if (!Number.isInteger(repeat.limit) || repeat.limit < 1)
+      throw new MakeRuleError('repeatBounds', `${where}: repeat.limit must be a positive whole number`);
+    if (typeof repeat.delay !== 'number' || repeat.delay < 0)
+      throw new MakeRuleError('repeatBounds', `${where}: repeat.delay must be a number of ms`);
     const waits = (repeat.limit - 1) * repeat.delay;
     if (waits > MODULE_TIMEOUT_MS - REQUEST_ALLOWANCE_MS) {
-      throw new MakeRuleError('repeatBounds', `${where}: ${repeat.limit} rounds ${repeat.delay} ms apart wait ${waits} ms, past the ${MODULE_TIMEOUT_MS} ms module timeout`);
+      throw new MakeRuleError(
+        'repeatBounds',
+        `${where}: ${repeat.limit} rounds ${repeat.delay} ms apart wait ${waits} ms, past the ${MODULE_TIMEOUT_MS} ms module timeout`,
+      );
     }
   }
-  if (pagination && response?.limit === undefined) throw new MakeRuleError('paginationNeedsLimit', `${where}: paginates without a response.limit`);
+  if (pagination && response?.limit === undefined)
+    throw new MakeRuleError('paginationNeedsLimit', `${where}: paginates without a response.limit`);
   if (typeof response?.limit === 'number' && pagination && response.limit > PAGINATION_ITEM_LIMIT) {
-    throw new MakeRuleError('paginationItems', `${where}: limit ${response.limit} promises more than Make paginates`);
+    throw new MakeRuleError(
+      'paginationItems',
+      `${where}: limit ${response.limit} promises more than Make paginates`,
+    );
   }
   if (kind === 'epoch') {
     const limit = response?.limit;
-    if (typeof limit !== 'number' || limit > EPOCH_LIMIT_MAX) throw new MakeRuleError('epochLimit', `${where}: the epoch needs a static response.limit of at most ${EPOCH_LIMIT_MAX}`);
+    if (typeof limit !== 'number' || limit > EPOCH_LIMIT_MAX)
+      throw new MakeRuleError(
+        'epochLimit',
+        `${where}: the epoch needs a static response.limit of at most ${EPOCH_LIMIT_MAX}`,
+      );
   }
   const trigger = response?.trigger;
   if (trigger) {
-    if (trigger.type !== 'date' && trigger.type !== 'id') throw new MakeRuleError('triggerType', `${where}: trigger.type must be date or id`);
-    if (trigger.type === 'date' && !trigger.date) throw new MakeRuleError('triggerType', `${where}: a date trigger needs trigger.date`);
-    if (trigger.order !== 'desc' && trigger.order !== 'asc') throw new MakeRuleError('triggerOrder', `${where}: trigger.order must say how the API orders items`);
+    if (trigger.type !== 'date' && trigger.type !== 'id')
+      throw new MakeRuleError('triggerType', `${where}: trigger.type must be date or id`);
+    if (trigger.type === 'date' && !trigger.date)
+      throw new MakeRuleError('triggerType', `${where}: a date trigger needs trigger.date`);
+    if (trigger.order !== 'desc' && trigger.order !== 'asc')
+      throw new MakeRuleError('triggerOrder', `${where}: trigger.order must say how the API orders items`);
   }
 }
 
@@ -182,18 +225,34 @@ function checkDirective(d: Directive, where: string, kind: 'module' | 'instant' 
 export function checkModule(def: ModuleDef): void {
   const list = Array.isArray(def.communication) ? def.communication : [def.communication];
   if (def.moduleType === 'instant_trigger') {
-    if (list.length > 1) throw new MakeRuleError('instantTriggerShape', `module ${def.id}: an instant trigger makes one request at most`);
+    if (list.length > 1)
+      throw new MakeRuleError(
+        'instantTriggerShape',
+        `module ${def.id}: an instant trigger makes one request at most`,
+      );
     for (const d of list) {
-      if (d.pagination || d.response?.iterate) throw new MakeRuleError('instantTriggerShape', `module ${def.id}: iterate and pagination are not available in an instant trigger`);
+      if (d.pagination || d.response?.iterate)
+        throw new MakeRuleError(
+          'instantTriggerShape',
+          `module ${def.id}: iterate and pagination are not available in an instant trigger`,
+        );
     }
   }
-  if (def.moduleType === 'trigger' && !list.some((d) => d.response?.trigger)) throw new MakeRuleError('triggerType', `module ${def.id}: a polling trigger needs response.trigger`);
-  list.forEach((d, i) => checkDirective(d, `module ${def.id}${list.length > 1 ? ` request ${i + 1}` : ''}`, def.moduleType === 'instant_trigger' ? 'instant' : 'module'));
+  if (def.moduleType === 'trigger' && !list.some((d) => d.response?.trigger))
+    throw new MakeRuleError('triggerType', `module ${def.id}: a polling trigger needs response.trigger`);
+  list.forEach((d, i) =>
+    checkDirective(
+      d,
+      `module ${def.id}${list.length > 1 ? ` request ${i + 1}` : ''}`,
+      def.moduleType === 'instant_trigger' ? 'instant' : 'module',
+    ),
+  );
   if (def.epoch) checkDirective(def.epoch, `module ${def.id} epoch`, 'epoch');
 }
 
 export function checkBase(b: Base = base()): void {
-  if ((b.timeout ?? MODULE_TIMEOUT_MS) > MODULE_TIMEOUT_MS) throw new MakeRuleError('moduleTimeout', `base: timeout ${b.timeout} ms is longer than Make waits`);
+  if ((b.timeout ?? MODULE_TIMEOUT_MS) > MODULE_TIMEOUT_MS)
+    throw new MakeRuleError('moduleTimeout', `base: timeout ${b.timeout} ms is longer than Make waits`);
   const { response, ...request } = b;
   assertReads(request, 'base', 'base');
   assertReads(response, 'base', 'base response');
@@ -204,7 +263,10 @@ export function checkConnection(d: Directive = loadConnectionCommunication()): v
   checkDirective(d, 'connection', 'connection');
 }
 
-export function checkRpc(id: string, d: Directive = readJsonc(codeFile('rpc', id, 'communication')) as unknown as Directive): void {
+export function checkRpc(
+  id: string,
+  d: Directive = readJsonc(codeFile('rpc', id, 'communication')) as unknown as Directive,
+): void {
   checkDirective(d, `rpc ${id}`, 'module');
 }
 
@@ -239,7 +301,9 @@ export function loadModule(id: string): ModuleDef {
 export function loadWebhook(id: string): WebhookDef {
   return {
     id,
-    communication: readJsonc(codeFile('webhook', id, 'communication')) as unknown as WebhookDef['communication'],
+    communication: readJsonc(
+      codeFile('webhook', id, 'communication'),
+    ) as unknown as WebhookDef['communication'],
     params: asSpecs(readJsonc(codeFile('webhook', id, 'params'))),
   };
 }
@@ -256,10 +320,15 @@ export function connectionParams(input: Record<string, unknown>): Record<string,
 // Running.
 // ---------------------------------------------------------------------------------------------------
 
-function pick(vars: Record<string, unknown>, scope: ScopeName, extra: Record<string, unknown> = {}): { variables: Record<string, unknown> } {
+function pick(
+  vars: Record<string, unknown>,
+  scope: ScopeName,
+  extra: Record<string, unknown> = {},
+): { variables: Record<string, unknown> } {
   const variables: Record<string, unknown> = {};
   for (const name of SCOPES[scope]) if (name in vars) variables[name] = vars[name];
-  for (const [k, v] of Object.entries(extra)) if ((SCOPES[scope] as readonly string[]).includes(k)) variables[k] = v;
+  for (const [k, v] of Object.entries(extra))
+    if ((SCOPES[scope] as readonly string[]).includes(k)) variables[k] = v;
   return { variables };
 }
 
@@ -290,7 +359,10 @@ class Run {
 
   private checkClock(): void {
     if (this.makeTimeMs > MODULE_TIMEOUT_MS) {
-      throw new MakeRuleError('moduleTimeout', `the module ran ${this.makeTimeMs} ms (requests plus declared waits)`);
+      throw new MakeRuleError(
+        'moduleTimeout',
+        `the module ran ${this.makeTimeMs} ms (requests plus declared waits)`,
+      );
     }
   }
 
@@ -301,24 +373,46 @@ class Run {
     this.declaredWaitMs -= actualMs;
   }
 
-  async send(req: { method: string; url: string; headers: Record<string, string>; qs: Record<string, unknown>; body: unknown }): Promise<Answer> {
-    if (this.log.length >= MAX_REQUESTS_PER_RUN) throw new MakeRuleError('paginationRequests', `request ${this.log.length + 1} of one module run`);
+  async send(req: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    qs: Record<string, unknown>;
+    body: unknown;
+  }): Promise<Answer> {
+    if (this.log.length >= MAX_REQUESTS_PER_RUN)
+      throw new MakeRuleError('paginationRequests', `request ${this.log.length + 1} of one module run`);
     // Characters a URL cannot carry are encoded; what is already encoded (encodeURL's %2F) stays so.
     const url = new URL(req.url.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, encodeURIComponent));
-    for (const [k, v] of Object.entries(req.qs)) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.qs))
+      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
     const headers = { ...req.headers };
     let payload: string | undefined;
     if (req.body !== undefined && req.method !== 'GET') {
       payload = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    this.log.push({ method: req.method, url: url.toString(), path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: req.body });
+    this.log.push({
+      method: req.method,
+      url: url.toString(),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: req.body,
+    });
     const budget = Math.max(1, Math.min(this.timeoutMs, MODULE_TIMEOUT_MS - this.makeTimeMs));
     let res: Response;
     try {
-      res = await fetch(url, { method: req.method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(budget) });
+      res = await fetch(url, {
+        method: req.method,
+        headers,
+        body: payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(budget),
+      });
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
+      if ((err as Error).name === 'TimeoutError')
+        throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
       throw err;
     }
     const text = await res.text();
@@ -335,12 +429,23 @@ class Run {
   }
 }
 
-function errorFor(status: number, own: Directive['response'], b: Base | undefined, vars: Record<string, unknown>, scope: ScopeName): MakeModuleError {
+function errorFor(
+  status: number,
+  own: Directive['response'],
+  b: Base | undefined,
+  vars: Record<string, unknown>,
+  scope: ScopeName,
+): MakeModuleError {
   const pickSpec = (errors: Record<string, unknown> | undefined) =>
-    (errors?.[String(status)] as { type?: string; message: string } | undefined) ?? (errors?.message ? (errors as { type?: string; message: string }) : undefined);
+    (errors?.[String(status)] as { type?: string; message: string } | undefined) ??
+    (errors?.message ? (errors as { type?: string; message: string }) : undefined);
   const spec = pickSpec(own?.error) ?? pickSpec(b?.response?.error);
   if (!spec) return new MakeModuleError('RuntimeError', `HTTP ${status}`, status);
-  return new MakeModuleError(spec.type ?? 'RuntimeError', String(evaluate(spec.message, pick(vars, scope))), status);
+  return new MakeModuleError(
+    spec.type ?? 'RuntimeError',
+    String(evaluate(spec.message, pick(vars, scope))),
+    status,
+  );
 }
 
 /** Compares trigger keys: date first, then id, as Make sorts (RULES.triggerType). */
@@ -369,10 +474,13 @@ async function runDirective(
   kind: 'module' | 'instant' | 'connection',
   withBase: Base | undefined,
 ): Promise<DirectiveResult> {
-  const reqScope: ScopeName = kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
-  const resScope: ScopeName = kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
+  const reqScope: ScopeName =
+    kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
+  const resScope: ScopeName =
+    kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
   if (d.temp) Object.assign(vars.temp as object, evaluate(d.temp, pick(vars, reqScope)));
-  if (d.condition !== undefined && evaluate(d.condition, pick(vars, reqScope)) === false) return { bundles: [] };
+  if (d.condition !== undefined && evaluate(d.condition, pick(vars, reqScope)) === false)
+    return { bundles: [] };
   const s = pick(vars, reqScope);
   let url = String(evaluate(d.url, s));
   if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
@@ -384,9 +492,13 @@ async function runDirective(
   const qs = (evaluate(d.qs ?? {}, s) as Record<string, unknown>) ?? {};
   const body = d.body === undefined ? undefined : evaluate(d.body, s);
   const response = d.response ?? {};
-  const limitValue = response.limit === undefined ? Infinity : Number(evaluate(response.limit, pick(vars, resScope)));
+  const limitValue =
+    response.limit === undefined ? Infinity : Number(evaluate(response.limit, pick(vars, resScope)));
   if (d.pagination && limitValue > PAGINATION_ITEM_LIMIT) {
-    throw new MakeRuleError('paginationItems', `a limit of ${limitValue} items promises more than Make paginates`);
+    throw new MakeRuleError(
+      'paginationItems',
+      `a limit of ${limitValue} items promises more than Make paginates`,
+    );
   }
 
   const bundles: unknown[] = [];
@@ -396,7 +508,8 @@ async function runDirective(
   let metadata: string | undefined;
   const send = () => run.send({ method, url, headers, qs: currentQs, body });
   const applyTemp = (answer: Answer) => {
-    if (response.temp) Object.assign(vars.temp as object, evaluate(response.temp, pick({ ...vars, ...answer }, resScope)));
+    if (response.temp)
+      Object.assign(vars.temp as object, evaluate(response.temp, pick({ ...vars, ...answer }, resScope)));
   };
   for (;;) {
     let answer = await send();
@@ -406,20 +519,23 @@ async function runDirective(
         if (answer.statusCode >= 400) break;
         applyTemp(answer);
         // RULES.repeatScope: the condition gets temp and nothing else.
-        if (rounds >= d.repeat.limit || evaluate(d.repeat.condition, pick(vars, 'repeatCondition')) !== true) break;
+        if (rounds >= d.repeat.limit || evaluate(d.repeat.condition, pick(vars, 'repeatCondition')) !== true)
+          break;
         await run.wait(d.repeat.delay, options.repeatDelayMs ?? d.repeat.delay);
         answer = await send();
         rounds++;
       }
     }
     const rvars = { ...vars, ...answer };
-    if (answer.statusCode >= 400) throw errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
+    if (answer.statusCode >= 400)
+      throw errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
     if (!d.repeat) applyTemp(answer);
     if (response.metadata) metadata = String(evaluate(response.metadata.value, pick(rvars, resScope)));
     if (response.iterate !== undefined) {
       const it = typeof response.iterate === 'string' ? { container: response.iterate } : response.iterate;
       const items = evaluate(it.container, pick(rvars, resScope));
-      if (!Array.isArray(items)) throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
+      if (!Array.isArray(items))
+        throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
       for (const item of items) {
         const iscope = pick(rvars, resScope, { item });
         if (it.condition !== undefined && evaluate(it.condition, iscope) !== true) continue;
@@ -428,11 +544,21 @@ async function runDirective(
           const trigger = response.trigger;
           const id = String(evaluate(trigger.id, iscope));
           const date = trigger.type === 'date' ? String(evaluate(trigger.date, iscope)) : undefined;
-          if (trigger.type === 'date' && Number.isNaN(Date.parse(date!))) throw new MakeRuleError('triggerType', `trigger.date "${date}" is not a date`);
+          if (trigger.type === 'date' && Number.isNaN(Date.parse(date!)))
+            throw new MakeRuleError('triggerType', `trigger.date "${date}" is not a date`);
           if (trigger.type === 'id') {
-            if (!/^[0-9]+$/.test(id)) throw new MakeRuleError('triggerType', `an id trigger needs ids Make can order; "${id}" is not one (use type date)`);
-            const dated = item && typeof item === 'object' ? DATE_FIELDS.filter((f) => f in (item as object)) : [];
-            if (dated.length > 0) throw new MakeRuleError('triggerType', `items carry a date (${dated.join(', ')}), so the trigger must be of type date`);
+            if (!/^[0-9]+$/.test(id))
+              throw new MakeRuleError(
+                'triggerType',
+                `an id trigger needs ids Make can order; "${id}" is not one (use type date)`,
+              );
+            const dated =
+              item && typeof item === 'object' ? DATE_FIELDS.filter((f) => f in (item as object)) : [];
+            if (dated.length > 0)
+              throw new MakeRuleError(
+                'triggerType',
+                `items carry a date (${dated.join(', ')}), so the trigger must be of type date`,
+              );
           }
           candidates.push({ key: { id, date }, bundle });
           continue;
@@ -462,7 +588,12 @@ async function runDirective(
 type Candidate = { key: TriggerState; bundle: unknown };
 
 /** The items Make would emit this run, and what it would remember for the next. */
-function fire(trigger: NonNullable<NonNullable<Directive['response']>['trigger']>, candidates: Candidate[], state: TriggerState | undefined, limit: number): DirectiveResult {
+function fire(
+  trigger: NonNullable<NonNullable<Directive['response']>['trigger']>,
+  candidates: Candidate[],
+  state: TriggerState | undefined,
+  limit: number,
+): DirectiveResult {
   // RULES.triggerOrder: the data must come in the order the trigger declares.
   for (let i = 1; i < candidates.length; i++) {
     const c = compareKeys(candidates[i - 1]!.key, candidates[i]!.key);
@@ -472,19 +603,35 @@ function fire(trigger: NonNullable<NonNullable<Directive['response']>['trigger']
   }
   // Make returns only items after the one it remembered, by date then id (RULES.triggerType).
   const fresh = candidates.filter((c) => !state || compareKeys(c.key, state) > 0).slice(0, limit);
-  const triggerState = fresh.reduce<TriggerState | undefined>((max, c) => (!max || compareKeys(c.key, max) > 0 ? c.key : max), state);
+  const triggerState = fresh.reduce<TriggerState | undefined>(
+    (max, c) => (!max || compareKeys(c.key, max) > 0 ? c.key : max),
+    state,
+  );
   return { bundles: fresh.map((c) => c.bundle), triggerState };
 }
 
 /** Runs a module definition: static rules first, then parameters, then the requests. */
-export async function runModuleDef(def: ModuleDef, input: Record<string, unknown>, connection: MakeConnection, options: RunOptions = {}): Promise<RunResult> {
+export async function runModuleDef(
+  def: ModuleDef,
+  input: Record<string, unknown>,
+  connection: MakeConnection,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const b = base();
   checkBase(b);
   checkModule(def);
   const conn = connectionParams({ ...connection });
   const parameters = validateParameters(def.params, input);
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
-  const vars: Record<string, unknown> = { parameters, connection: conn, temp: {}, now: options.now ?? new Date(), common: {}, data: {}, environment: {} };
+  const vars: Record<string, unknown> = {
+    parameters,
+    connection: conn,
+    temp: {},
+    now: options.now ?? new Date(),
+    common: {},
+    data: {},
+    environment: {},
+  };
   const kind = def.moduleType === 'instant_trigger' ? 'instant' : 'module';
   if (kind === 'instant') vars.payload = options.payload;
   let bundles: unknown[] = [];
@@ -499,7 +646,12 @@ export async function runModuleDef(def: ModuleDef, input: Record<string, unknown
 }
 
 /** Runs one of the app's modules. */
-export async function runModule(id: string, input: Record<string, unknown>, connection: MakeConnection, options: RunOptions = {}): Promise<RunResult> {
+export async function runModule(
+  id: string,
+  input: Record<string, unknown>,
+  connection: MakeConnection,
+  options: RunOptions = {},
+): Promise<RunResult> {
   return runModuleDef(loadModule(id), input, connection, options);
 }
 
@@ -509,7 +661,14 @@ export async function testConnection(connection: MakeConnection): Promise<RunRes
   const d = loadConnectionCommunication();
   checkConnection(d);
   const run = new Run(MODULE_TIMEOUT_MS);
-  const r = await runDirective(d, { parameters, temp: {}, now: new Date(), common: {}, data: {}, environment: {} }, {}, run, 'connection', undefined);
+  const r = await runDirective(
+    d,
+    { parameters, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    {},
+    run,
+    'connection',
+    undefined,
+  );
   return { bundles: r.bundles, requests: run.log, metadata: r.metadata, makeTimeMs: run.makeTimeMs };
 }
 
@@ -520,7 +679,14 @@ export async function runRpc(id: string, connection: MakeConnection): Promise<Ru
   const b = base();
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
   const conn = connectionParams({ ...connection });
-  const r = await runDirective(d, { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {}, environment: {} }, {}, run, 'module', b);
+  const r = await runDirective(
+    d,
+    { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    {},
+    run,
+    'module',
+    b,
+  );
   return { bundles: r.bundles, requests: run.log, makeTimeMs: run.makeTimeMs };
 }
 
@@ -543,7 +709,12 @@ export interface WebhookOutcome {
  * and header names arrive lower-cased (as Node's HTTP server gives them); the raw bytes are not
  * available, and neither is the connection (RULES.webhookScope).
  */
-export function receiveWebhookDef(def: WebhookDef, req: WebhookRequest, webhookParams: Record<string, unknown> = {}, now = new Date()): WebhookOutcome {
+export function receiveWebhookDef(
+  def: WebhookDef,
+  req: WebhookRequest,
+  webhookParams: Record<string, unknown> = {},
+  now = new Date(),
+): WebhookOutcome {
   checkWebhook(def);
   let body: unknown;
   try {
@@ -553,7 +724,19 @@ export function receiveWebhookDef(def: WebhookDef, req: WebhookRequest, webhookP
   }
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
   const parameters = validateParameters(def.params, webhookParams);
-  const s = pick({ body, headers, query: req.query ?? {}, method: req.method ?? 'POST', parameters, now, data: {}, environment: {} }, 'webhook');
+  const s = pick(
+    {
+      body,
+      headers,
+      query: req.query ?? {},
+      method: req.method ?? 'POST',
+      parameters,
+      now,
+      data: {},
+      environment: {},
+    },
+    'webhook',
+  );
   const d = def.communication;
   const status = Number(evaluate(d.respond?.status ?? 200, s));
   const responseBody = evaluate(d.respond?.body, s);
@@ -561,6 +744,11 @@ export function receiveWebhookDef(def: WebhookDef, req: WebhookRequest, webhookP
   return { status, responseBody, bundle: accepted ? evaluate(d.output ?? '{{body}}', s) : undefined };
 }
 
-export function receiveWebhook(id: string, req: WebhookRequest, webhookParams: Record<string, unknown> = {}, now = new Date()): WebhookOutcome {
+export function receiveWebhook(
+  id: string,
+  req: WebhookRequest,
+  webhookParams: Record<string, unknown> = {},
+  now = new Date(),
+): WebhookOutcome {
   return receiveWebhookDef(loadWebhook(id), req, webhookParams, now);
 }

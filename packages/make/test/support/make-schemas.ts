@@ -74,5 +74,9 @@ export function validateAgainst(schemaName: string, value: unknown): string[] {
     if (!fn) throw new Error(`No Make schema named ${schemaName}`);
     compiled.set(schemaName, fn);
   }
-  return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  return fn(value)
+    ? []
+    : (fn.errors ?? []).map(
+        (e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+      );
 }
