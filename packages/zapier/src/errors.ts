@@ -110,8 +110,12 @@ export function toZapierError(z: ZObject, err: unknown): Error {
     return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
   }
   if (err instanceof SubmissionUncertainError) {
+    // Client 1.0 says when the list left and how long it was: what finds the job in the dropdown.
+    const { sentAt, addressCount } = err as unknown as { sentAt?: unknown; addressCount?: unknown };
+    const when = typeof sentAt === 'string' ? ` at ${sentAt}` : '';
+    const size = typeof addressCount === 'number' ? ` of ${addressCount} addresses` : '';
     return new z.errors.HaltedError(
-      `The list was sent but no answer came back, so the service may have accepted and charged it. ${CHECK_RECENT_JOBS_ADVICE}`,
+      `The list${size} was sent${when} but no answer came back, so the service may have accepted and charged it. ${CHECK_RECENT_JOBS_ADVICE}`,
     );
   }
   if (err instanceof PartialSubmissionError) {

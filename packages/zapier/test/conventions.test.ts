@@ -4,6 +4,7 @@
  */
 import { assertMatches, fieldNames } from '@evf/contract';
 import App from '../src/index';
+import { DATE_LIKE, isIsoDate, typeMatches } from './zapier-checks';
 
 type Field = {
   key: string;
@@ -159,28 +160,6 @@ function valuesAt(sample: unknown, key: string): unknown[] | undefined {
   return current;
 }
 
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-function typeMatches(type: string | undefined, value: unknown, list: boolean | undefined): boolean {
-  if (value === null) return true;
-  if (list) return Array.isArray(value) && value.every((v) => typeMatches(type, v, false));
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'datetime':
-      return typeof value === 'string' && ISO_WITH_ZONE.test(value);
-    case 'string':
-    case undefined:
-      return typeof value === 'string';
-    default:
-      return true;
-  }
-}
-
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
@@ -289,7 +268,7 @@ describe.each(cases)('%s', (_name, kind, def) => {
           key: field.key,
           inSample: true,
         });
-      const wrong = (values ?? []).filter((v) => !typeMatches(field.type, v, field.list));
+      const wrong = (values ?? []).filter((v) => !typeMatches(field, v));
       expect({ key: field.key, type: field.type, wrong }).toEqual({
         key: field.key,
         type: field.type,
@@ -308,7 +287,7 @@ describe.each(cases)('%s', (_name, kind, def) => {
       def.display.description ?? '',
     ];
     for (const text of texts) {
-      if (/^\d{4}-\d{2}-\d{2}/.test(text)) expect(text).toMatch(ISO_WITH_ZONE);
+      if (DATE_LIKE.test(text)) expect({ text, iso: isIsoDate(text) }).toEqual({ text, iso: true });
       expect(text).not.toMatch(/http:\/\//);
     }
   });

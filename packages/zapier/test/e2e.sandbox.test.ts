@@ -3,29 +3,17 @@
  * real credit ledger, and a real signed callback delivered to a local receiver that stands in for
  * Zapier's callback URL.
  */
-import { startSandbox, type Sandbox } from '@evf/sandbox';
+import type { Sandbox } from '@evf/sandbox';
 import { assertMatches } from '@evf/contract';
-import { startCallbackReceiver, type CallbackReceiver } from '../demo/callback-receiver';
-import { expectNoSecrets, run, steps, useBaseUrl, zapierError, type Step } from './helpers';
+import { expectNoSecrets, run, steps, zapierError } from './helpers';
+import { useSandboxSession } from './sandbox-session';
 
+const session = useSandboxSession();
+const { auth, callbackFor } = session;
 let sb: Sandbox;
-let receiver: CallbackReceiver;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-  receiver = await startCallbackReceiver();
+beforeAll(() => {
+  sb = session.sb;
 });
-afterAll(async () => {
-  await receiver?.close();
-  await sb?.close();
-});
-useBaseUrl(() => sb.baseUrl);
-
-const auth = () => ({ api_key: sb.apiKey, webhook_secret: sb.webhookSecret });
-const withCallback =
-  (url: string): Step =>
-  (z, b) =>
-    steps.wait({ ...z, generateCallbackUrl: () => url }, b);
 
 /** The sandbox's outcome table (by local part), written out independently of the client's mapping. */
 const EXPECTED: Record<string, { category: string; group: string }> = {
@@ -40,17 +28,6 @@ const EXPECTED: Record<string, { category: string; group: string }> = {
   'unknown.uma@acme-corp.com': { category: 'Unknown / Not Verified (refunded)', group: 'risky' },
   'notverified.ned@acme-corp.com': { category: 'Unknown / Not Verified (refunded)', group: 'risky' },
 };
-/**
- * The callback for this job. Deliveries are at least once (an acknowledgement slower than the sandbox's
- * scaled timeout is sent again), so a repeat for an earlier job may still be queued: it is skipped.
- */
-async function callbackFor(jobId: string) {
-  for (;;) {
-    const callback = await receiver.next(20_000);
-    if (callback.headers['Http-X-Service-Job'] === jobId) return callback;
-  }
-}
-
 const REFUNDED = 2;
 const LIST = [...Object.keys(EXPECTED), 'VALID.ADA@acme-corp.com', 'broken@'];
 
@@ -102,7 +79,7 @@ it('Verify Email Address: a 408 from the service becomes "unknown, re-verify lat
 
 it('Verify List and Wait: signed callback accepted, every row categorized, credits = unique valid addresses minus refunds', async () => {
   const before = sb.ledger(sb.apiKey);
-  const waiting = await run(withCallback(receiver.url), {
+  const waiting = await run(session.wait, {
     authData: auth(),
     inputData: { emails: LIST, name: 'e2e list' },
   });
@@ -143,7 +120,7 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
 });
 
 it('Verify List and Wait: a tampered callback is rejected before anything is read', async () => {
-  const waiting = await run(withCallback(receiver.url), {
+  const waiting = await run(session.wait, {
     authData: auth(),
     inputData: { emails: ['valid.one@acme-corp.com', 'valid.two@acme-corp.com'] },
   });
@@ -169,7 +146,7 @@ describe('Verify List and Wait: a job that fails midway', () => {
   const emails = Array.from({ length: 8 }, (_, i) => `valid.row${i}@acme-corp.com`);
   async function failedJob(inputData: Record<string, unknown>) {
     sb.faults.failJob(undefined, { afterRows: 3, error: 'Verification stopped midway (injected).' });
-    const waiting = await run(withCallback(receiver.url), {
+    const waiting = await run(session.wait, {
       authData: auth(),
       inputData: { emails, ...inputData },
     });

@@ -14,10 +14,11 @@
  * (inside arrays) must be in the live run made with the input the sample depicts. Keys are flattened
  * the way output fields name them: `a__b` into objects, `a[]b` into the items of an array.
  */
-import { startSandbox, type Sandbox } from '@evf/sandbox';
+import type { Sandbox } from '@evf/sandbox';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { startCallbackReceiver, type CallbackReceiver } from '../demo/callback-receiver';
-import { App, expectNoSecrets, run, steps, useBaseUrl, zapierError, type Step } from './helpers';
+import { App, expectNoSecrets, run, steps, zapierError, type Step } from './helpers';
+import { useSandboxSession } from './sandbox-session';
+import { DATE_LIKE, isIsoDate, typeMatches } from './zapier-checks';
 
 type Kind = 'triggers' | 'searches' | 'creates';
 interface OutputField {
@@ -37,18 +38,12 @@ const definitions = (['triggers', 'searches', 'creates'] as Kind[]).flatMap((kin
   ),
 );
 
+const session = useSandboxSession();
+const { auth, callbackFor } = session;
 let sb: Sandbox;
-let receiver: CallbackReceiver;
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-  receiver = await startCallbackReceiver();
+beforeAll(() => {
+  sb = session.sb;
 });
-afterAll(async () => {
-  await receiver?.close();
-  await sb?.close();
-});
-useBaseUrl(() => sb.baseUrl);
-const auth = () => ({ api_key: sb.apiKey, webhook_secret: sb.webhookSecret });
 
 /** Every live result per operation key; `scenario` marks the run made with the input the sample depicts. */
 const live = new Map<string, { item: Record<string, unknown>; scenario: boolean; where: string }[]>();
@@ -78,32 +73,6 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown[]>()
 }
 const inItems = (key: string) => key.includes('[]');
 
-const DATE_LIKE = /^\d{4}-\d{2}-\d{2}/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** D024/T005: a value matches its field's type (null is an empty value, allowed for any type). */
-function typeMatches(field: OutputField, value: unknown): boolean {
-  if (value === null) return true;
-  if (Array.isArray(value)) {
-    // An array of objects is described by its `key[]child` fields; an array of values by `list: true`.
-    if (value.every((v) => v && typeof v === 'object')) return true;
-    return field.list === true && value.every((v) => typeMatches({ ...field, list: false }, v));
-  }
-  switch (field.type) {
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'datetime':
-      return typeof value === 'string' && (ISO_WITH_ZONE.test(value) || ISO_DATE.test(value));
-    default:
-      return typeof value === 'string';
-  }
-}
-
 /** A Zapier error, checked for what any failure message must hold: no API path, no other platform, no secret. */
 async function failure(promise: Promise<unknown>, secrets: string[]) {
   const error = await zapierError(promise);
@@ -119,18 +88,6 @@ async function untilStopped(jobId: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`job ${jobId} did not stop`);
-}
-
-const withCallback =
-  (url: string): Step =>
-  (z: ZObject, b: Bundle) =>
-    steps.wait({ ...z, generateCallbackUrl: () => url }, b);
-
-async function callbackFor(jobId: string) {
-  for (;;) {
-    const callback = await receiver.next(20_000);
-    if (callback.headers['Http-X-Service-Job'] === jobId) return callback;
-  }
 }
 
 /** A list like the samples': valid, invalid and catch-all rows, one duplicate, one malformed. */
@@ -252,7 +209,7 @@ describe('the happy path of every operation, recorded', () => {
   });
 
   it('Verify List and Wait: the sample list through the signed callback, a failed job continued, and the editor test', async () => {
-    const waiting = await run(withCallback(receiver.url), {
+    const waiting = await run(session.wait, {
       authData: auth(),
       inputData: { emails: SAMPLE_LIST },
     });
@@ -276,7 +233,7 @@ describe('the happy path of every operation, recorded', () => {
       emails: ['valid.c1@acme-corp.com', 'valid.c2@acme-corp.com', 'valid.c3@acme-corp.com'],
       on_failure: 'continue',
     };
-    const waitingFailed = await run(withCallback(receiver.url), { authData: auth(), inputData: input });
+    const waitingFailed = await run(session.wait, { authData: auth(), inputData: input });
     const continued = await run(steps.resume, {
       authData: auth(),
       inputData: input,
@@ -380,7 +337,7 @@ describe.each(definitions.map((d) => [`${d.kind}.${d.key}`, d] as const))(
                 where,
                 key: liveKey,
                 value: v,
-                iso: ISO_DATE.test(v) || ISO_WITH_ZONE.test(v),
+                iso: isIsoDate(v),
               }).toEqual({ where, key: liveKey, value: v, iso: true });
           }
         }

@@ -1,6 +1,7 @@
 import {
   ApiError,
   categorize,
+  EvfError,
   RequestTimeoutError,
   SubmissionUncertainError,
   VerificationTimeoutError,
@@ -37,6 +38,8 @@ function noVerdict(error: unknown): NoVerdict | undefined {
   if (error instanceof VerificationTimeoutError || (error instanceof ApiError && error.status === 408))
     return 'refunded';
   if (error instanceof RequestTimeoutError || error instanceof SubmissionUncertainError) return 'lost';
+  // Client 1.0's VerificationUncertainError, by name so this builds against client 0.1 and 1.0 alike.
+  if (error instanceof EvfError && error.constructor.name === 'VerificationUncertainError') return 'lost';
   return undefined;
 }
 
