@@ -40,14 +40,28 @@ describe('sandbox conformance: fault injection (options, handle and admin HTTP A
     expect((await call('GET', '/v1/jobs')).body.jobs).toHaveLength(0);
   });
 
-  test("when: 'after' does the work, then fails the answer: the job exists and is charged though the client saw a 500", async () => {
-    sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after' });
-    const r = await call('POST', '/v1/verify/bulk', {
-      body: { emails: ['valid1@example.com', 'valid2@example.com'] },
+  test("when: 'after' does the work, then fails the answer as a gateway would: the job exists and is charged though the client saw a 503 page", async () => {
+    sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
+    // A gateway's page is not the service's JSON, so it is read here over plain fetch, not `call`.
+    const r = await fetch(`${sb.baseUrl}/v1/verify/bulk`, {
+      method: 'POST',
+      headers: { 'X-API-Key': sb.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ emails: ['valid1@example.com', 'valid2@example.com'] }),
     });
-    expect(r.status).toBe(500);
+    expect(r.status).toBe(503);
+    expect(r.headers.get('content-type')).toBe('text/html');
+    expect(r.headers.get('retry-after')).toBeNull();
+    expect(await r.text()).toMatch(/<title>503 Service Unavailable<\/title>/);
     expect(sb.ledger().charged).toBe(2);
     expect((await call('GET', '/v1/jobs')).body.jobs).toHaveLength(1);
+  });
+
+  test("from: 'service' after the work answers as the service does (JSON and the wait header), for clients that must tell the two apart", async () => {
+    sb.faults.failNext({ path: '/v1/jobs', method: 'GET', status: 503, when: 'after', from: 'service', retryAfterSeconds: 5 });
+    const r = await call('GET', '/v1/jobs');
+    expect(r.status).toBe(503);
+    expect(r.headers['retry-after']).toBeDefined();
+    expect(r.body.error.code).toBe('injected_fault');
   });
 
   test('a connection dropped mid-body during pagination: the next read of the same page returns it whole', async () => {

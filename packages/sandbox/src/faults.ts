@@ -25,12 +25,23 @@ export interface FailNextSpec extends RequestMatcher {
    * know whether its POST took effect.
    */
   when?: 'before' | 'after';
+  /**
+   * Who answers. 'service' (the default before the work): the service's own JSON error with its wait
+   * header. 'gateway' (the default after the work, since the service never refuses what it already did):
+   * a proxy's HTML error page with no wait header, as a load balancer sends when the origin is slow.
+   */
+  from?: 'service' | 'gateway';
 }
 
 export interface SlowSpec extends RequestMatcher {
   /** Real milliseconds to hold the response. */
   delayMs: number;
   count?: number;
+  /**
+   * 'before' (default): hold the request before doing the work; 'after': do the work (create the job,
+   * charge), then hold the answer, the case where a caller gives up on a request that already acted.
+   */
+  when?: 'before' | 'after';
 }
 
 interface Armed<T> {
@@ -143,8 +154,8 @@ export class FaultController {
     return armed.spec;
   }
 
-  takeDelay(method: string, path: string): number {
-    const armed = this.slows.find((s) => matches(s.spec, method, path));
+  takeDelay(method: string, path: string, when: 'before' | 'after' = 'before'): number {
+    const armed = this.slows.find((s) => (s.spec.when ?? 'before') === when && matches(s.spec, method, path));
     if (!armed) return 0;
     armed.remaining -= 1;
     if (armed.remaining <= 0) this.slows = this.slows.filter((s) => s !== armed);

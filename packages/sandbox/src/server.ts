@@ -1,4 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SandboxClock } from './clock';
 import type { SandboxContext } from './context';
@@ -57,8 +57,16 @@ const DEFAULT_ACCOUNT: AccountSeed = {
 };
 const MAX_LOGGED_REQUESTS = 100_000;
 
-function injectedFailure(ctx: SandboxContext, spec: FailNextSpec): Reply {
+function injectedFailure(ctx: SandboxContext, spec: FailNextSpec, when: 'before' | 'after'): Reply {
   const status = spec.status ?? 500;
+  if ((spec.from ?? (when === 'after' ? 'gateway' : 'service')) === 'gateway') {
+    const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+    return {
+      status,
+      headers: { 'Content-Type': 'text/html' },
+      rawBody: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
+    };
+  }
   const now = ctx.clock.now();
   const at = now + ctx.clock.scaled((spec.retryAfterSeconds ?? 1) * 1000);
   const headers: Record<string, string> = {};
@@ -74,7 +82,10 @@ function injectedFailure(ctx: SandboxContext, spec: FailNextSpec): Reply {
 
 function writeReply(res: ServerResponse, reply: Reply, requestId: string): void {
   const headers = { 'X-Request-Id': requestId, ...(reply.headers ?? {}) };
-  if (reply.body === undefined) {
+  if (reply.rawBody !== undefined) {
+    res.writeHead(reply.status, { 'Content-Length': String(Buffer.byteLength(reply.rawBody)), ...headers });
+    res.end(reply.rawBody);
+  } else if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
   } else sendJson(res, reply.status, reply.body, headers);
@@ -179,9 +190,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req.socket.destroy();
         return;
       }
-      return writeReply(res, injectedFailure(ctx, failure), requestId);
+      return writeReply(res, injectedFailure(ctx, failure, 'before'), requestId);
     }
     const reply = await handleApi(ctx, req, path, url.searchParams).catch(errorReply);
+    await clock.realDelay(faults.takeDelay(method, path, 'after'));
     failure ??= faults.takeFailure(method, path, 'after');
     if (failure) {
       if (failure.drop === 'mid-body') return cutMidBody(res, reply);
@@ -189,7 +201,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req.socket.destroy();
         return;
       }
-      return writeReply(res, injectedFailure(ctx, failure), requestId);
+      return writeReply(res, injectedFailure(ctx, failure, 'after'), requestId);
     }
     writeReply(res, reply, requestId);
   }

@@ -3,6 +3,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A non-JSON body sent as is (a gateway's HTML error page), with its own Content-Type in headers. */
+  rawBody?: string;
 }
 
 export type ResetFormat = 'epoch-seconds' | 'delta-seconds' | 'http-date';

@@ -124,6 +124,13 @@ export async function handleAdmin(
         rule: 'enum',
       });
     }
+    const from = optionalString(body, 'from');
+    if (from !== undefined && from !== 'service' && from !== 'gateway') {
+      throw new HttpError(422, 'invalid_request', 'from must be service or gateway.', {
+        field: 'from',
+        rule: 'enum',
+      });
+    }
     const spec: FailNextSpec = {
       ...matcher(body),
       status: optionalNumber(body, 'status'),
@@ -131,6 +138,7 @@ export async function handleAdmin(
       count: optionalNumber(body, 'count'),
       retryAfterSeconds: optionalNumber(body, 'retry_after_seconds'),
       when: when as FailNextSpec['when'],
+      from: from as FailNextSpec['from'],
     };
     return guarded(() => faults.failNext(spec));
   }
@@ -141,7 +149,13 @@ export async function handleAdmin(
         field: 'delay_ms',
         rule: 'required',
       });
-    return guarded(() => faults.slow({ ...matcher(body), delayMs, count: optionalNumber(body, 'count') }));
+    const when = optionalString(body, 'when');
+    if (when !== undefined && when !== 'before' && when !== 'after') {
+      throw new HttpError(422, 'invalid_request', 'when must be before or after.', { field: 'when', rule: 'enum' });
+    }
+    return guarded(() =>
+      faults.slow({ ...matcher(body), delayMs, count: optionalNumber(body, 'count'), when: when as 'before' | 'after' | undefined }),
+    );
   }
   if (route === 'POST /faults/webhook-failures')
     return guarded(() => faults.webhookFailures(optionalNumber(body, 'count') ?? 0));
