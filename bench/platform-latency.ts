@@ -51,7 +51,9 @@ export async function benchResumeLatency(jobs: number, log: (s: string) => void)
     }
   } finally {
     console.log = quietLog;
-    process.env.EVF_BASE_URL = previous;
+    // Assigning undefined would leave the string "undefined" behind.
+    if (previous === undefined) delete process.env.EVF_BASE_URL;
+    else process.env.EVF_BASE_URL = previous;
     await receiver.close();
     await sb.close();
   }

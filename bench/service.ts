@@ -41,7 +41,7 @@ async function bareLoop(sb: Sandbox, jobId: string, perPage: number): Promise<nu
 
 async function viaClient(client: EmailVerificationClient, jobId: string, perPage: number, concurrency = 1): Promise<number> {
   let rows = 0;
-  for await (const _row of client.results(jobId, { perPage, concurrency })) rows++;
+  for await (const _row of client.results(jobId, { pageSize: perPage, concurrency })) rows++;
   return rows;
 }
 

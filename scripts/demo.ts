@@ -78,7 +78,7 @@ async function coreWalk(sandbox: Sandbox): Promise<void> {
   log(`\n3. Signed webhook received and verified: ${event.event} for ${event.jobId} (${event.body.processed_emails} processed)`);
 
   const rows = [];
-  for await (const row of client.results(job.job_id, { perPage: 5 })) rows.push(withCategory(row));
+  for await (const row of client.results(job.job_id, { pageSize: 5 })) rows.push(withCategory(row));
   log(`\n4. Results (${rows.length} rows, read page by page):`);
   const byCategory = new Map<string, number>();
   for (const r of rows) byCategory.set(r.category, (byCategory.get(r.category) ?? 0) + 1);

@@ -82,7 +82,7 @@ describe('sandbox conformance through @evf/client', () => {
       assertMatches('Job', job);
       expect(job.status).toBe('completed');
       const rows = [];
-      for await (const row of client.results(job.job_id, { perPage: 2 })) rows.push(row);
+      for await (const row of client.results(job.job_id, { pageSize: 2 })) rows.push(row);
       expect(rows.map((r) => r.email)).toEqual([
         'valid1@example.com',
         'unknown1@example.com',

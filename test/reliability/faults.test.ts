@@ -7,6 +7,7 @@
 import {
   RateLimitError,
   RequestTimeoutError,
+  VerificationUncertainError,
   ServerError,
   ServiceUnavailableError,
   SubmissionUncertainError,
@@ -186,7 +187,7 @@ describe('reading a finished job of 2,500 rows through faults (5 pages of 500)',
       },
     });
     const rows: ResultRow[] = [];
-    for await (const row of client.results(jobId, { perPage: 500, timeoutMs: options.timeoutMs })) rows.push(row);
+    for await (const row of client.results(jobId, { pageSize: 500, timeoutMs: options.timeoutMs })) rows.push(row);
     return { rows, attempts: attempts.filter((a) => a.endsWith('/results')) };
   }
 
@@ -241,7 +242,7 @@ describe('reading a finished job of 2,500 rows through faults (5 pages of 500)',
     const { client } = clientFor(sb, acct.apiKey);
     const rows: ResultRow[] = [];
     const error = await (async () => {
-      for await (const row of client.results(jobId, { perPage: 500 })) rows.push(row);
+      for await (const row of client.results(jobId, { pageSize: 500 })) rows.push(row);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(rows).toEqual([]);
@@ -324,7 +325,7 @@ describe('a job that fails midway', () => {
       expect(job.error!.length).toBeGreaterThan(0);
 
       const rows: ResultRow[] = [];
-      for await (const row of client.results(jobId, { perPage: 128 })) rows.push(row);
+      for await (const row of client.results(jobId, { pageSize: 128 })) rows.push(row);
       expect(rows.map((r) => r.email)).toEqual(emails.slice(0, 300));
 
       const unknownRows = rows.filter((r) => ['unknown', 'not_verified'].includes(r.details.primary_label)).length;
@@ -402,12 +403,13 @@ describe('the 30 s single-verification timeout', () => {
     expect(sb.ledger(acct.accountId)).toEqual({ charged: 2, refunded: 1, credits: 999_999 });
   });
 
-  test('a client timeout shorter than the service wait: RequestTimeoutError, not resent; the service still refunds', async () => {
+  test('a client timeout shorter than the service wait: VerificationUncertainError (may be charged), not resent; the service still refunds', async () => {
     const acct = freshAccount(sb);
     const { client } = clientFor(sb, acct.apiKey);
     const from = sb.requests.length;
     const error = await client.verifySingle({ email: 'slow.again@example.com' }, { timeoutMs: 50 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toBeInstanceOf(VerificationUncertainError);
+    expect((error as VerificationUncertainError).cause).toBeInstanceOf(RequestTimeoutError);
     expect(requestsSince(sb, from)).toEqual(['POST /v1/verify/single']);
     await eventually(() => sb.ledger(acct.accountId).refunded === 1);
     expect(sb.ledger(acct.accountId).credits).toBe(1_000_000);

@@ -53,16 +53,20 @@ test(`an uncertain bulk POST at any position of a split list (${RUNS} runs): nev
         },
       });
       const from = sb.requests.length;
-      const error = await client.submitList({ emails: input, maxPerJob }).then(
+      const error = await client.submitList({ emails: input }, { maxPerJob }).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toBeDefined();
-      if (k === 1) expect(error).toBeInstanceOf(SubmissionUncertainError);
+      if (chunks === 1) expect(error).toBeInstanceOf(SubmissionUncertainError);
       else {
-        expect(error).toBeInstanceOf(PartialSubmissionError);
-        expect((error as PartialSubmissionError).cause).toBeInstanceOf(SubmissionUncertainError);
-        expect((error as PartialSubmissionError).submittedJobIds).toHaveLength(k - 1);
+        // What happened to every address: k-1 jobs accepted, the k-th chunk in doubt, the rest never sent.
+        const partial = error as PartialSubmissionError;
+        expect(partial).toBeInstanceOf(PartialSubmissionError);
+        expect(partial.cause).toBeInstanceOf(SubmissionUncertainError);
+        expect(partial.submittedJobIds).toHaveLength(k - 1);
+        expect(partial.uncertain?.emails).toEqual(expected.slice((k - 1) * maxPerJob, k * maxPerJob));
+        expect(partial.unsent).toEqual(expected.slice(k * maxPerJob));
       }
       expect(sb.faults.snapshot().fail_next).toEqual([]);
       expect(countBulkPosts(requestsSince(sb, from))).toBe(k);

@@ -28,11 +28,11 @@ export async function verifyListJourney(
   input: string | string[],
   options: { maxPerJob: number; perPage: number },
 ): Promise<JourneyResult> {
-  const submission = await client.submitList({ emails: input, maxPerJob: options.maxPerJob });
+  const submission = await client.submitList({ emails: input }, { maxPerJob: options.maxPerJob });
   const jobs = await Promise.all(submission.jobs.map((j) => client.waitForJob(j.job_id)));
   const rows: ResultRow[] = [];
   for (const job of submission.jobs) {
-    for await (const row of client.results(job.job_id, { perPage: options.perPage })) rows.push(row);
+    for await (const row of client.results(job.job_id, { pageSize: options.perPage })) rows.push(row);
   }
   return { submission, rows, statuses: jobs.map((j) => j.status) };
 }

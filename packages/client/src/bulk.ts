@@ -1,20 +1,43 @@
-import type { RequestOptions } from './core/http';
-import type { EmailVerificationClient } from './client';
-import { EvfError, InputError, PartialSubmissionError, UnprocessableError } from './errors';
+/**
+ * The one path a list takes to the service: plan once (pre-flight, allowance, chunks), then post the
+ * already-checked chunks. Nothing here re-scans an address, and nothing here imports the client.
+ */
+import type { HttpCore, RequestOptions } from './core/http';
+import { EvfError, InputError, PartialSubmissionError, SubmissionUncertainError, UnprocessableError, type UncertainChunk } from './errors';
+import { allowanceJobSize, type ApiAllowance } from './allowance';
 import { LIMITS } from './limits';
 import { preflightEmails, type MalformedAddress, type PreflightReport } from './validation/preflight';
-import { assertName, assertPriority } from './validation/params';
-import type { BulkSubmission, Priority } from './types';
+import type { BulkSubmission, Priority, SubmitBulkParams } from './types';
 
-export interface SubmitListInput {
+/** What goes on the wire with each job of a list (the wire's own names). */
+export interface SubmitListParams {
   /** An array (items may hold several addresses) or pasted text (one per line, or comma separated). */
   emails: string | readonly unknown[];
   name?: string;
   webhook_url?: string;
   priority?: Priority;
   check_smtp?: boolean;
-  /** Jobs of at most this many addresses (default and maximum 50,000). */
+}
+
+/** How the client splits and sends a list (the client's own options, camelCase). */
+export interface SubmitListOptions extends RequestOptions {
+  /** Jobs of at most this many addresses (default and maximum 50,000; lowered to the allowance). */
   maxPerJob?: number;
+  /**
+   * The account's API allowance. Default `'account'`: read it from GET /v1/account (free) when the list
+   * is larger than the smallest allowance a plan has, so no job is larger than the account can ever take.
+   * `null`: don't consider it.
+   */
+  allowance?: ApiAllowance | 'account' | null;
+}
+
+export interface SubmissionPlan {
+  preflight: PreflightReport;
+  /** The unique addresses cut into jobs: what will be posted, in order. */
+  chunks: string[][];
+  /** The largest job, after the allowance. */
+  jobSize: number;
+  allowance: ApiAllowance | undefined;
 }
 
 export interface ListSubmission {
@@ -29,60 +52,104 @@ export interface ListSubmission {
 }
 
 /**
- * Submits a list of any size without losing it to one bad row or charging it twice:
- * pre-flight removes malformed addresses and duplicates and splits the list into jobs of 50,000; a 422
- * the pre-flight did not foresee (the service's syntax rules are not published in full) is resolved by
- * dropping the addresses the error names, or, when it names none, by halving the list until the
- * offenders are isolated. A 422 charges nothing, so this costs requests, never credits.
+ * Everything that can be decided before a request: malformed and duplicate addresses out, and the jobs
+ * the rest becomes. Adapters show this to the user (how many jobs, what was skipped) without posting.
+ * Refuses, before anything is charged, a list the account's daily allowance can never take at once.
  */
-export async function submitList(
-  client: EmailVerificationClient,
-  input: SubmitListInput,
-  opts: RequestOptions = {},
-): Promise<ListSubmission> {
-  if (input === null || typeof input !== 'object' || input.emails === undefined || input.emails === null) {
+export function planSubmission(
+  emails: SubmitListParams['emails'],
+  options: { maxPerJob?: number; allowance?: ApiAllowance } = {},
+): SubmissionPlan {
+  if (emails === undefined || emails === null) {
     throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
   }
-  if (typeof input.emails !== 'string' && !Array.isArray(input.emails)) {
+  if (typeof emails !== 'string' && !Array.isArray(emails)) {
     throw new InputError('emails', 'type', 'The addresses must be a list or text with one address per line.');
   }
-  assertName(input.name);
-  assertPriority(input.priority);
-  if (input.webhook_url !== undefined && input.webhook_url !== '') await client.assertWebhookUrl(input.webhook_url);
-  const preflight = preflightEmails(input.emails, { maxPerJob: input.maxPerJob ?? LIMITS.maxEmailsPerJob });
+  const asked = options.maxPerJob ?? LIMITS.maxEmailsPerJob;
+  if (!Number.isInteger(asked) || asked < 1 || asked > LIMITS.maxEmailsPerJob) {
+    throw new InputError('maxPerJob', 'range', `The job size must be a whole number from 1 to ${LIMITS.maxEmailsPerJob}.`);
+  }
+  const jobSize = allowanceJobSize(asked, options.allowance);
+  const preflight = preflightEmails(emails, { maxPerJob: jobSize });
   if (preflight.unique.length === 0) {
     const detail = preflight.malformed.length
       ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
       : '';
     throw new InputError('emails', 'min_items', `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`);
   }
+  const perDay = options.allowance?.exact === false ? null : options.allowance?.perDay;
+  if (perDay != null && preflight.unique.length > perDay) {
+    throw new InputError(
+      'emails',
+      'allowance',
+      `The list has ${preflight.unique.length} unique addresses, but this account's API allowance is ${perDay} addresses a day, shared by all its keys: ` +
+        `it can never be submitted at once. Submit at most ${perDay} a day, or upload it in the app's dashboard (up to 2,000,000 addresses, never rate-limited). Nothing was sent or charged.`,
+    );
+  }
+  return { preflight, chunks: preflight.chunks, jobSize, allowance: options.allowance };
+}
 
+type JobFields = Omit<SubmitBulkParams, 'emails'>;
+
+/** One POST /v1/verify/bulk of an already-checked list. Never resent once it may have been accepted. */
+export async function postBulk(http: HttpCore, emails: string[], fields: JobFields, opts: RequestOptions = {}): Promise<BulkSubmission> {
+  const body: Record<string, unknown> = { emails };
+  for (const key of ['name', 'webhook_url', 'priority', 'check_smtp'] as const) {
+    if (fields[key] !== undefined) body[key] = fields[key];
+  }
+  const unique = new Set(emails.map((e) => e.toLowerCase())).size;
+  const { data } = await http.call<BulkSubmission>({
+    method: 'POST',
+    path: '/v1/verify/bulk',
+    body,
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    credits: unique,
+    unprocessableChargesNothing: true,
+    onUncertain: (cause, sentAt) =>
+      new SubmissionUncertainError(cause, { sentAt: new Date(sentAt).toISOString(), addressCount: unique, jobName: fields.name }),
+  });
+  return data;
+}
+
+/**
+ * Posts a plan's chunks without losing the list to one bad row or charging it twice. A 422 that the
+ * pre-flight did not foresee (the service's syntax rules are not published in full) is resolved by
+ * dropping the addresses it names, or, when it names none, by halving until the offenders are alone: a
+ * 422 charges nothing, so this costs requests, never credits. If anything stops it part way, the error
+ * says which jobs were accepted, which chunk may have been, and which addresses were never sent.
+ */
+export async function postPlan(http: HttpCore, plan: SubmissionPlan, fields: JobFields, opts: RequestOptions = {}): Promise<ListSubmission> {
   const jobs: BulkSubmission[] = [];
   const rejectedByService: MalformedAddress[] = [];
-  const parts = preflight.chunks.length;
+  const parts = plan.chunks.length;
   const nameFor = (i: number): string | undefined => {
-    if (!input.name) return undefined;
-    if (parts === 1) return input.name;
+    if (!fields.name) return undefined;
+    if (parts === 1) return fields.name;
     const suffix = ` (part ${i + 1} of ${parts})`;
-    return input.name.slice(0, LIMITS.maxNameLength - suffix.length) + suffix;
+    return fields.name.slice(0, LIMITS.maxNameLength - suffix.length) + suffix;
   };
-  const base = { webhook_url: input.webhook_url || undefined, priority: input.priority, check_smtp: input.check_smtp };
-
-  let remaining = preflight.unique.length;
   for (let i = 0; i < parts; i++) {
-    const chunk = preflight.chunks[i]!;
+    const queue: string[][] = [plan.chunks[i]!];
     try {
-      await submitResolving422(client, chunk, { ...base, name: nameFor(i) }, opts, jobs, rejectedByService);
+      await postResolving422(http, queue, { ...fields, name: nameFor(i) }, opts, jobs, rejectedByService);
     } catch (error) {
-      if (jobs.length > 0 && error instanceof EvfError) throw new PartialSubmissionError(error, jobs.map((j) => j.job_id), remaining);
-      throw error;
+      if (!(error instanceof EvfError)) throw error;
+      // The list being posted when it stopped is the head of the queue.
+      const [current = [], ...waiting] = queue;
+      const uncertain: UncertainChunk | undefined =
+        error instanceof SubmissionUncertainError ? { emails: current, error } : undefined;
+      const unsent = [...(uncertain ? [] : current), ...waiting.flat(), ...plan.chunks.slice(i + 1).flat()];
+      // Nothing accepted and nothing in doubt: the list as a whole was refused; the error says why.
+      if (jobs.length === 0 && (!uncertain || unsent.length === 0)) throw error;
+      throw new PartialSubmissionError(error, jobs, uncertain, unsent);
     }
-    remaining -= chunk.length;
   }
   const last = jobs[jobs.length - 1];
   return {
     jobs,
-    preflight,
+    preflight: plan.preflight,
     rejectedByService,
     creditsUsed: jobs.reduce((sum, j) => sum + (j.credits_used ?? 0), 0),
     creditsRemaining: last?.credits_remaining,
@@ -91,43 +158,43 @@ export async function submitList(
 
 const MAX_422_REQUESTS = 200;
 
-type BulkOptions = { name?: string; webhook_url?: string; priority?: Priority; check_smtp?: boolean };
-
-async function submitResolving422(
-  client: EmailVerificationClient,
-  emails: string[],
-  options: BulkOptions,
+/** Works through `queue` (sub-lists still to place); on a throw, queue[0] is the list that was being posted. */
+async function postResolving422(
+  http: HttpCore,
+  queue: string[][],
+  fields: JobFields,
   opts: RequestOptions,
   jobs: BulkSubmission[],
   rejected: MalformedAddress[],
 ): Promise<void> {
-  // Work list of sub-lists still to place; halving only happens when a 422 names no address.
-  const pending: string[][] = [emails];
+  const chunk = queue[0]!;
   let firstError: UnprocessableError | undefined;
   let placed = 0;
   let requests = 0;
-  while (pending.length) {
-    const list = pending.shift()!;
+  while (queue.length) {
+    const list = queue[0]!;
     // Halving isolates a few offenders in ~2·log2(n) calls each; far more means the 422 is about something else.
     if (++requests > MAX_422_REQUESTS && firstError) throw firstError;
     try {
-      jobs.push(await client.submitBulk({ emails: list, ...options }, opts));
+      jobs.push(await postBulk(http, list, fields, opts));
+      queue.shift();
       placed += list.length;
     } catch (error) {
       if (!(error instanceof UnprocessableError) || mentionsNonEmailField(error)) throw error;
       firstError ??= error;
+      queue.shift();
       const named = new Set((error.invalidEmails ?? []).map((e) => e.email.toLowerCase()));
       const keep = named.size ? list.filter((e) => !named.has(e.toLowerCase())) : undefined;
       if (keep && keep.length < list.length) {
         for (const bad of error.invalidEmails ?? []) {
-          rejected.push({ email: bad.email, index: emails.indexOf(bad.email), reason: bad.reason ?? 'refused by the service' });
+          rejected.push({ email: bad.email, index: chunk.indexOf(bad.email), reason: bad.reason ?? 'refused by the service' });
         }
-        if (keep.length) pending.unshift(keep);
+        if (keep.length) queue.unshift(keep);
       } else if (list.length > 1) {
         const mid = Math.ceil(list.length / 2);
-        pending.unshift(list.slice(0, mid), list.slice(mid));
+        queue.unshift(list.slice(0, mid), list.slice(mid));
       } else {
-        rejected.push({ email: list[0]!, index: emails.indexOf(list[0]!), reason: error.serverMessage ?? 'refused by the service' });
+        rejected.push({ email: list[0]!, index: chunk.indexOf(list[0]!), reason: error.serverMessage ?? 'refused by the service' });
       }
     }
   }

@@ -1,9 +1,18 @@
 import { HttpCore, DEFAULT_RETRY, type RequestOptions, type RetryOptions, type HttpCoreOptions } from './core/http';
 import type { Runtime } from './core/runtime';
 import type { Transport } from './core/transport';
-import { EvfError, InputError, SubmissionUncertainError, JobWaitTimeoutError, RequestTimeoutError, ConnectionError } from './errors';
-import { LIMITS, STOPPED_STATUSES } from './limits';
-import { submitList, type ListSubmission, type SubmitListInput } from './bulk';
+import {
+  AuthenticationError,
+  ConnectionError,
+  EvfError,
+  InputError,
+  JobWaitTimeoutError,
+  RequestTimeoutError,
+  VerificationUncertainError,
+} from './errors';
+import { JOB_STATUSES, LIMITS, STOPPED_STATUSES } from './limits';
+import { planSubmission, postBulk, postPlan, type ListSubmission, type SubmitListOptions, type SubmitListParams } from './bulk';
+import { allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
 import { GROUPS, categorize, type Group } from './categories';
 import { emailProblem } from './validation/email';
 import {
@@ -63,8 +72,8 @@ export interface ClientOptions {
 }
 
 export interface ResultsOptions {
-  /** Rows per page, 1 to 1000 (default 1000: fewer requests; reading is free). */
-  perPage?: number;
+  /** Rows per page read, 1 to 1000 (default 1000: fewer requests; reading is free). */
+  pageSize?: number;
   /**
    * Pages fetched at once once the job has stopped and its row count is fixed (order is kept).
    * While the job is still running, pages are read one by one.
@@ -75,14 +84,26 @@ export interface ResultsOptions {
   /** Only rows in these groups (from the category mapping, never the row's status); all when absent or empty. */
   groups?: readonly Group[];
   /**
-   * Keep reading while the job runs: when the stored rows are exhausted but the job has not stopped,
-   * wait a poll interval and read on, until the job stops. Without it, reading ends at has_more false.
+   * Default true: reading a job that is still running is never silently partial. When the stored rows
+   * are exhausted but the job has not stopped, the reader waits a poll interval and reads on until the
+   * job stops, so every row comes. `false` reads only the rows stored now: then the last page's `status`
+   * says whether the job was still running (and so whether rows are missing).
    */
   follow?: boolean;
   /** Poll interval for `follow`, held within 10 to 30 s like waitForJob. */
   pollIntervalMs?: number;
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+export interface RevokeResult {
+  key_id: string;
+  revoked: true;
+  /**
+   * `response`: the service answered 204. `own-key-refused`: the first answer was lost and the resent
+   * call was refused with 401, which proves the key this client uses (the one revoked) no longer works.
+   */
+  confirmedBy: 'response' | 'own-key-refused';
 }
 
 export interface WaitOptions {
@@ -101,6 +122,32 @@ function pollInterval(ms: number | undefined): number {
   return Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, ms ?? LIMITS.defaultPollIntervalMs));
 }
 
+/**
+ * The service's base URL is never guessed: a key sent to the wrong place is a leaked key. It must be
+ * https, except on loopback (the local sandbox), so the key never crosses a network in clear text.
+ */
+function assertBaseUrl(baseUrl: unknown): asserts baseUrl is string {
+  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
+    throw new InputError('baseUrl', 'required', "No base URL was given: set it to the service's API address, which ends in /api.");
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InputError('baseUrl', 'syntax', `The base URL "${baseUrl.slice(0, 200)}" is not a URL: it must look like https://<host>/api.`);
+  }
+  if (url.username || url.password) {
+    throw new InputError('baseUrl', 'credentials', 'The base URL must not contain a user name or password; the API key is sent in its own header.');
+  }
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && isLoopbackUrl(baseUrl)) return;
+  throw new InputError(
+    'baseUrl',
+    'https',
+    `The base URL must start with https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1, ::1 or localhost), so the API key never travels in clear text; got "${url.protocol}//${url.host}".`,
+  );
+}
+
 /** A job has stopped when it says so; when the flag is missing, its status decides. */
 export function isJobStopped(job: { status: Job['status']; terminal?: boolean | null }): boolean {
   if (typeof job.terminal === 'boolean') return job.terminal;
@@ -113,9 +160,7 @@ export class EmailVerificationClient {
 
   constructor(options: ClientOptions) {
     if (!options.authenticatedByTransport || options.apiKey !== undefined) assertApiKey(options.apiKey);
-    if (!options.baseUrl || !/^https?:\/\//i.test(options.baseUrl)) {
-      throw new InputError('base_url', 'syntax', 'The base URL must start with https:// (or http:// for the local sandbox) and end in /api.');
-    }
+    assertBaseUrl(options.baseUrl);
     this.options = {
       ...options,
       webhookUrl: { ...options.webhookUrl, allowLoopbackHttp: options.webhookUrl?.allowLoopbackHttp ?? isLoopbackUrl(options.baseUrl) },
@@ -146,20 +191,17 @@ export class EmailVerificationClient {
       body: { email, ...(params.check_smtp === undefined ? {} : { check_smtp: params.check_smtp }) },
       timeoutMs: opts.timeoutMs ?? VERIFY_SINGLE_TIMEOUT_MS,
       signal: opts.signal,
-      onUncertain: (cause) =>
-        cause instanceof RequestTimeoutError
-          ? new RequestTimeoutError(
-              'No answer came back in time. The address may still have been verified and charged 1 credit; verify it again later.',
-              { cause },
-            )
-          : cause,
+      credits: 1,
+      verificationTimeout: true,
+      onUncertain: (cause, sentAt) => new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
     });
     return data;
   }
 
   /**
-   * One bulk call, exactly as given, after every check that can be made locally. Use submitList to
-   * have malformed and duplicate addresses removed and long lists split instead.
+   * One job, exactly as given: the list must already be clean (no malformed address, at most 50,000).
+   * For a list as users have it (pasted text, sheet columns, duplicates, bad rows, any size), call
+   * submitList: it cleans, splits and submits it.
    */
   async submitBulk(params: SubmitBulkParams, opts: RequestOptions = {}): Promise<BulkSubmission> {
     if (!Array.isArray(params.emails) || params.emails.length < LIMITS.minEmailsPerJob) {
@@ -178,27 +220,39 @@ export class EmailVerificationClient {
         throw new InputError('emails', 'syntax', `Address #${index + 1} ("${String(email).slice(0, 100)}") ${why}. One malformed address makes the service refuse the whole list; remove it first.`);
       }
     });
-    assertName(params.name);
-    assertPriority(params.priority);
-    if (params.webhook_url !== undefined) await this.assertWebhookUrl(params.webhook_url);
-    const body: Record<string, unknown> = { emails: params.emails };
-    for (const key of ['name', 'webhook_url', 'priority', 'check_smtp'] as const) {
-      if (params[key] !== undefined) body[key] = params[key];
-    }
-    const { data } = await this.http.call<BulkSubmission>({
-      method: 'POST',
-      path: '/v1/verify/bulk',
-      body,
-      timeoutMs: opts.timeoutMs,
-      signal: opts.signal,
-      onUncertain: (cause) => new SubmissionUncertainError(cause),
-    });
-    return data;
+    await this.assertJobFields(params);
+    return postBulk(this.http, params.emails, params, opts);
   }
 
-  /** Pre-flight, split and submit a list of any size; see bulk.ts. */
-  submitList(input: SubmitListInput, opts: RequestOptions = {}): Promise<ListSubmission> {
-    return submitList(this, input, opts);
+  /**
+   * Verifies a list as users have it: any size, pasted text or an array. Malformed addresses and
+   * duplicates are taken out (reported, never charged), the rest is split into jobs the account can
+   * take, and each job is posted once. See bulk.ts for what happens on a 422 or a stop part way.
+   */
+  async submitList(params: SubmitListParams, options: SubmitListOptions = {}): Promise<ListSubmission> {
+    if (params === null || typeof params !== 'object') {
+      throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
+    }
+    const fields = { ...params, webhook_url: params.webhook_url || undefined };
+    await this.assertJobFields(fields);
+    const given = typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
+    let plan = planSubmission(params.emails, { maxPerJob: options.maxPerJob, allowance: given });
+    if (options.allowance === undefined || options.allowance === 'account') {
+      // Reading the account is free; only a list larger than the smallest allowance needs it.
+      if (plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {
+        const allowance = await this.getAccount({ signal: options.signal }).then(allowanceOf, () => undefined);
+        if (allowance) plan = planSubmission(params.emails, { maxPerJob: options.maxPerJob, allowance });
+      }
+    }
+    const { emails: _emails, ...jobFields } = fields;
+    return postPlan(this.http, plan, jobFields, options);
+  }
+
+  /** The job fields every submission checks once, before anything is sent. */
+  private async assertJobFields(fields: { name?: unknown; priority?: unknown; webhook_url?: unknown }): Promise<void> {
+    assertName(fields.name);
+    assertPriority(fields.priority);
+    if (fields.webhook_url !== undefined) await this.assertWebhookUrl(fields.webhook_url);
   }
 
   /** The webhook_url rules of the spec, plus a DNS check when configured. */
@@ -310,12 +364,12 @@ export class EmailVerificationClient {
 
   /**
    * The pages behind results(), for callers that handle a page at a time (fewer awaits per row, and
-   * memory bounded by one page). Stops after has_more is false, or once maxRows rows were given; with
-   * `follow`, a page that ends the stored rows of a running job is read again every poll interval until
+   * memory bounded by one page). Stops once the job has stopped and has_more is false, or once maxRows
+   * rows were given; while the job runs (unless `follow: false`), a page that ends the stored rows of a running job is read again every poll interval until
    * the job stops, and only rows not given before are passed on.
    */
   async *resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
-    const perPage = options.perPage ?? LIMITS.maxPerPage;
+    const perPage = options.pageSize ?? LIMITS.maxPerPage;
     assertJobId(jobId);
     assertPerPage(perPage);
     const concurrency = Math.max(1, Math.min(16, Math.floor(options.concurrency ?? 1)));
@@ -326,6 +380,7 @@ export class EmailVerificationClient {
     let rows = 0;
     let page = 1;
     let alreadyGiven = 0; // rows of `page` passed on by an earlier read of the same page (follow mode)
+    let stopped = false;
     let current = await fetchPage(page);
     for (;;) {
       const fresh = alreadyGiven ? { ...current, results: (current.results ?? []).slice(alreadyGiven) } : current;
@@ -333,10 +388,13 @@ export class EmailVerificationClient {
       rows += fresh.results?.length ?? 0;
       if (rows >= max) return;
       if (!current.has_more) {
-        if (!options.follow || STOPPED_STATUSES.includes(current.status)) return;
-        // The stored rows are read but the job runs on: look again after a poll interval.
+        if (options.follow === false || stopped || STOPPED_STATUSES.includes(current.status)) return;
+        // A status the spec does not name is not taken as running forever: the job's own flag decides.
+        if (!(JOB_STATUSES as readonly string[]).includes(current.status)) stopped = isJobStopped(await this.getJob(jobId, opts));
+        // The stored rows are read but the job runs on: look again after a poll interval. Once the job
+        // has stopped, its page is read once more at once, for rows stored since the last read.
         const onPage = current.results?.length ?? 0;
-        await this.options.runtime.sleep(interval, options.signal);
+        if (!stopped) await this.options.runtime.sleep(interval, options.signal);
         if (onPage >= perPage) {
           page++;
           alreadyGiven = 0;
@@ -405,15 +463,24 @@ export class EmailVerificationClient {
     return (await this.http.call<Subscription>({ method: 'GET', path: '/v1/subscription', ...opts })).data;
   }
 
-  /** Revokes a key (204). A 404 (no such key) throws NotFoundError. */
-  async revokeKey(keyId: string, opts: RequestOptions = {}): Promise<void> {
+  /**
+   * Revokes a key (204). A 404 (no such key) throws NotFoundError. When the first answer was lost and the
+   * resent DELETE is refused with 401, the key this client sends no longer works: the lost attempt
+   * revoked it (the client's own key), and that is reported as done, not as a failure.
+   */
+  async revokeKey(keyId: string, opts: RequestOptions = {}): Promise<RevokeResult> {
     assertKeyId(keyId);
-    await this.http.call<undefined>({
+    const { data } = await this.http.call<RevokeResult | undefined>({
       method: 'DELETE',
       path: `/v1/keys/${encodeURIComponent(keyId)}`,
       notFound: `API key ${keyId}`,
+      afterLostAnswer: (error) =>
+        error instanceof AuthenticationError
+          ? { data: { key_id: keyId, revoked: true, confirmedBy: 'own-key-refused' }, status: error.status, headers: error.headers }
+          : undefined,
       ...opts,
     });
+    return data ?? { key_id: keyId, revoked: true, confirmedBy: 'response' };
   }
 }
 

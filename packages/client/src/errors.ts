@@ -1,6 +1,7 @@
 /**
- * Errors of the client. Messages are written for people who build zaps and workflows, not for
- * programmers, and they never contain an API key or a signing secret: request headers are not kept.
+ * Errors of the client. A message is the library's plain words, then the service's own reason and the
+ * HTTP status; it names no platform (each adapter adds its own advice) and never contains an API key or
+ * a signing secret: request headers are not kept.
  */
 
 export class EvfError extends Error {
@@ -32,6 +33,7 @@ export interface ApiErrorInit {
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'cf-ray'];
 
 /** The service answered with an error status. */
+/** The service (or something in front of it) answered with an error status. */
 export class ApiError extends EvfError {
   readonly status: number;
   /** Parsed JSON body when the body was JSON, else the raw text (the spec does not show the shape). */
@@ -43,9 +45,10 @@ export class ApiError extends EvfError {
   /** The server's own words, when its body carried a message. */
   readonly serverMessage: string | undefined;
 
-  constructor(init: ApiErrorInit, message?: string) {
+  /** `plain`: the library's words for what happened; the server's reason and the status are added to it. */
+  constructor(init: ApiErrorInit, plain?: string) {
     const serverMessage = extractServerMessage(init.body);
-    super(message ?? defaultMessage(init.status, serverMessage));
+    super(withServerWords(plain ?? 'The email verification service refused the request.', init.status, serverMessage));
     this.status = init.status;
     this.body = init.body;
     this.headers = init.headers;
@@ -56,14 +59,15 @@ export class ApiError extends EvfError {
   }
 }
 
-function defaultMessage(status: number, serverMessage: string | undefined): string {
-  const suffix = serverMessage ? ` The service said: ${serverMessage}` : '';
-  return `The email verification service answered with HTTP ${status}.${suffix}`;
+/** "<plain words> The service answered HTTP 403: <its reason>." One shape for every status. */
+function withServerWords(plain: string, status: number, serverMessage: string | undefined): string {
+  const reason = serverMessage ? `: ${serverMessage.replace(/\s+/g, ' ').trim().replace(/\.?$/, '.')}` : '.';
+  return `${plain} The service answered HTTP ${status}${reason}`;
 }
 
 /** Finds a human-readable message in an error body whose shape the spec does not show. */
 export function extractServerMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
+  if (typeof body === 'string') return plainText(body);
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   for (const key of ['message', 'detail', 'error_description', 'reason']) {
@@ -80,32 +84,76 @@ export function extractServerMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-export class AuthenticationError extends ApiError {
+/** A text body, or the title of an HTML error page from a gateway, cut to a readable length. */
+function plainText(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  if (/^<(!doctype|html)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    return title ? `an HTML page titled "${title.slice(0, 200)}"` : 'an HTML page';
+  }
+  return trimmed.slice(0, 500);
+}
+
+/** 400: the request was malformed in a way the client's own checks did not catch. */
+export class BadRequestError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super(
-      init,
-      'The API key was refused (missing, wrong or revoked). Create a key in the app under Profile, then API, and reconnect.',
-    );
+    super(init, 'The service found the request malformed.');
   }
 }
 
-export class InsufficientCreditsError extends ApiError {
+/** 401: the key is missing, wrong or revoked; a new key can help. */
+export class AuthenticationError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super(init, 'Your account is out of credits. Buy credits or a plan in the app, then run this step again. Nothing was charged.');
+    super(init, 'The API key was refused: it is missing, wrong or revoked.');
+  }
+}
+
+/** 402: out of credits. Carries the numbers when the service gave them. */
+export class InsufficientCreditsError extends ApiError {
+  readonly creditsRequired: number | undefined;
+  readonly creditsAvailable: number | undefined;
+  constructor(init: ApiErrorInit, creditsRequested?: number) {
+    const required = numberIn(init.body, ['credits_required', 'required', 'credits_needed']) ?? creditsRequested;
+    const available = numberIn(init.body, ['credits_available', 'available', 'credits', 'balance']);
+    const numbers =
+      required !== undefined && available !== undefined
+        ? ` It needs ${required} and ${available} are left.`
+        : required !== undefined
+          ? ` It needs ${required}.`
+          : '';
+    super(init, `The account has too few credits for this request.${numbers}`);
+    this.creditsRequired = required;
+    this.creditsAvailable = available;
+  }
+}
+
+function numberIn(body: unknown, keys: string[]): number | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of keys) if (typeof record[key] === 'number') return record[key] as number;
+  return record.error && typeof record.error === 'object' ? numberIn(record.error, keys) : undefined;
+}
+
+/** 403: the key is valid but may not do this (e.g. an account without API access); a new key will not help. */
+export class PermissionDeniedError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, 'The API key is valid, but the account may not do this.');
   }
 }
 
 export class NotFoundError extends ApiError {
   constructor(init: ApiErrorInit, what = 'The requested item') {
-    super(init, `${what} was not found. Check the ID; it may belong to another account or key.`);
+    super(init, `${what} was not found for this API key's account.`);
   }
 }
 
+/** 408 from POST /v1/verify/single: the mail server did not answer in 30 s; the spec refunds the credit. */
 export class VerificationTimeoutError extends ApiError {
   constructor(init: ApiErrorInit) {
     super(
       init,
-      'The mail server gave no answer within 30 seconds, so the address could not be verified now. The credit was refunded; verify it again later.',
+      'The mail server gave no answer within 30 seconds, so the address could not be verified now; the credit was refunded. Verify it again later.',
     );
   }
 }
@@ -116,14 +164,15 @@ export interface InvalidEmail {
   reason?: string;
 }
 
+/** 422. On POST /v1/verify/bulk the spec says nothing was charged; `nothingCharged` says whether that applies. */
 export class UnprocessableError extends ApiError {
   /** The addresses the server named as invalid, when its body named them. */
   readonly invalidEmails: InvalidEmail[] | undefined;
-  constructor(init: ApiErrorInit) {
-    const invalidEmails = extractInvalidEmails(init.body);
-    const reason = extractServerMessage(init.body);
-    super(init, `The service refused the request: ${reason ?? 'a field broke one of its rules'}. Nothing was charged.`);
-    this.invalidEmails = invalidEmails;
+  readonly nothingCharged: boolean;
+  constructor(init: ApiErrorInit, nothingCharged = false) {
+    super(init, `The service refused the request as invalid.${nothingCharged ? ' Nothing was charged.' : ''}`);
+    this.invalidEmails = extractInvalidEmails(init.body);
+    this.nothingCharged = nothingCharged;
   }
 }
 
@@ -144,6 +193,7 @@ function extractInvalidEmails(body: unknown): InvalidEmail[] | undefined {
   return found.length ? found : undefined;
 }
 
+/** 429: over the API allowance, which counts verified addresses. */
 export class RateLimitError extends ApiError {
   /** Milliseconds to wait before retrying, from X-RateLimit-Reset (or Retry-After); undefined if not given. */
   readonly retryAfterMs: number | undefined;
@@ -151,24 +201,26 @@ export class RateLimitError extends ApiError {
   readonly retryAt: number | undefined;
   constructor(init: ApiErrorInit, retryAfterMs: number | undefined, nowMs: number) {
     const when = retryAfterMs === undefined ? 'later' : `in about ${formatWait(retryAfterMs)}`;
-    super(init, `The API allowance of your plan is used up for now. Try again ${when}; allowances count verified addresses.`);
+    super(init, `The account's API allowance is used up for now (it counts verified addresses); try again ${when}.`);
     this.retryAfterMs = retryAfterMs;
     this.retryAt = retryAfterMs === undefined ? undefined : nowMs + retryAfterMs;
   }
 }
 
+/** 503: the service has paused new jobs. */
 export class ServiceUnavailableError extends ApiError {
   readonly retryAfterMs: number | undefined;
   constructor(init: ApiErrorInit, retryAfterMs: number | undefined) {
     const when = retryAfterMs === undefined ? 'later' : `in about ${formatWait(retryAfterMs)}`;
-    super(init, `The service has paused new jobs for now. Try again ${when}. Nothing was charged.`);
+    super(init, `The service is not taking new work for now; try again ${when}.`);
     this.retryAfterMs = retryAfterMs;
   }
 }
 
+/** Any other 5xx: a problem at the service or a gateway in front of it. */
 export class ServerError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super(init, `The email verification service had an internal problem (HTTP ${init.status}). Try again in a few minutes.`);
+    super(init, 'The email verification service, or a gateway in front of it, had a problem.');
   }
 }
 
@@ -181,31 +233,99 @@ export class RequestTimeoutError extends EvfError {}
 /** The caller aborted the call. */
 export class AbortedError extends EvfError {}
 
+/** What a caller needs to find out whether a POST whose answer was lost took effect. */
+export interface UncertainSubmission {
+  /** When the request left, as ISO 8601 (the job, if any, was created at about this time). */
+  sentAt: string;
+  /** How many addresses the request carried (each unique one costs a credit if it was accepted). */
+  addressCount: number;
+  /** The list name sent with it, if any: the easiest way to spot the job in the job list. */
+  jobName?: string;
+}
+
 /**
- * A bulk submission may have reached the server but no answer came back. Resending could charge the
- * list twice, so the client never does it on its own.
+ * A bulk submission may have reached the service, but no answer that proves what happened came back
+ * (timeout, dropped connection, an abort after sending, a gateway error, an unreadable 2xx). Resending
+ * could charge the list twice, so the client never does it on its own.
  */
-export class SubmissionUncertainError extends EvfError {
-  constructor(cause: unknown) {
+export class SubmissionUncertainError extends EvfError implements UncertainSubmission {
+  readonly sentAt: string;
+  readonly addressCount: number;
+  readonly jobName: string | undefined;
+  constructor(cause: EvfError, submission: UncertainSubmission) {
+    const named = submission.jobName ? ` named "${submission.jobName}"` : '';
     super(
-      'The list was sent but no answer came back, so it may have been accepted and charged. Check your recent jobs (GET /v1/jobs, or the "Get Many Jobs" operation) before submitting it again.',
+      `A list of ${plural(submission.addressCount, 'address', 'addresses')}${named} was sent at ${submission.sentAt}, but no clear answer came back (${reasonOf(cause)}). ` +
+        `The service may have accepted it and charged up to ${plural(submission.addressCount, 'credit')}. Look for a job created at about that time in the job list before sending the list again.`,
       { cause },
     );
+    this.sentAt = submission.sentAt;
+    this.addressCount = submission.addressCount;
+    this.jobName = submission.jobName;
   }
 }
 
-/** Part of a long list was submitted before an error stopped the rest. */
-export class PartialSubmissionError extends EvfError {
-  readonly submittedJobIds: string[];
-  readonly unsubmittedCount: number;
-  constructor(cause: EvfError, submittedJobIds: string[], unsubmittedCount: number) {
+/** The single-verification twin of SubmissionUncertainError: the address may have been verified and charged. */
+export class VerificationUncertainError extends EvfError {
+  readonly email: string;
+  readonly sentAt: string;
+  constructor(cause: EvfError, email: string, sentAt: string) {
     super(
-      `${submittedJobIds.length} job(s) were submitted (${submittedJobIds.join(', ')}), then the rest (${unsubmittedCount} addresses) stopped: ${cause.message}`,
+      `The address was sent for verification at ${sentAt}, but no clear answer came back (${reasonOf(cause)}). It may have been verified and charged 1 credit; verify it again later if you need the answer.`,
       { cause },
     );
-    this.submittedJobIds = submittedJobIds;
-    this.unsubmittedCount = unsubmittedCount;
+    this.email = email;
+    this.sentAt = sentAt;
   }
+}
+
+/** "1 credit", "3 credits"; "1 address", "2 addresses". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function reasonOf(cause: EvfError): string {
+  return cause.message.replace(/\.$/, '');
+}
+
+/** A chunk of a long list whose outcome is unknown: it may be a job already, or nothing. */
+export interface UncertainChunk {
+  emails: string[];
+  error: SubmissionUncertainError;
+}
+
+/**
+ * A long list stopped part way. It says exactly what happened to every address, so the caller can
+ * resume without paying twice: `accepted` jobs are charged; `uncertain` may be; `unsent` never left.
+ */
+export class PartialSubmissionError extends EvfError {
+  readonly accepted: BulkSubmissionLike[];
+  readonly uncertain: UncertainChunk | undefined;
+  readonly unsent: string[];
+  constructor(cause: EvfError, accepted: BulkSubmissionLike[], uncertain: UncertainChunk | undefined, unsent: string[]) {
+    const ids = accepted.map((j) => j.job_id);
+    const parts = [
+      ids.length ? `${ids.length} job(s) were accepted and charged (${ids.join(', ')})` : 'no job was accepted',
+      uncertain ? `${uncertain.emails.length} addresses were sent with no clear answer and may be a job already` : '',
+      `${unsent.length} addresses were not sent`,
+    ].filter(Boolean);
+    super(`The list was submitted only in part: ${parts.join('; ')}. What stopped it: ${cause.message}`, { cause });
+    this.accepted = accepted;
+    this.uncertain = uncertain;
+    this.unsent = unsent;
+  }
+
+  /** The ids of the jobs that were accepted (and charged). */
+  get submittedJobIds(): string[] {
+    return this.accepted.map((j) => j.job_id);
+  }
+}
+
+/** The part of a bulk submission response this error needs (kept structural to avoid a type cycle). */
+export interface BulkSubmissionLike {
+  job_id: string;
+  total_emails?: number;
+  credits_used?: number;
 }
 
 export class JobWaitTimeoutError extends EvfError {
@@ -213,7 +333,7 @@ export class JobWaitTimeoutError extends EvfError {
   readonly lastStatus: string | undefined;
   constructor(jobId: string, waitedMs: number, lastStatus: string | undefined) {
     super(
-      `Job ${jobId} was still ${lastStatus ?? 'running'} after ${formatWait(waitedMs)}. It keeps running on the service; read it again later or raise the timeout.`,
+      `Job ${jobId} was still ${lastStatus ?? 'running'} after ${formatWait(waitedMs)}. It keeps running on the service; read it again later or wait longer.`,
     );
     this.jobId = jobId;
     this.lastStatus = lastStatus;
@@ -222,6 +342,7 @@ export class JobWaitTimeoutError extends EvfError {
 
 export function formatWait(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s === 1) return '1 second';
   if (s < 120) return `${s} seconds`;
   const m = Math.round(s / 60);
   if (m < 120) return `${m} minutes`;

@@ -9,14 +9,20 @@ import { nodeRuntime, acceleratedRuntime } from './node/runtime';
 export * from './index';
 export { fetchTransport, nodeRuntime, acceleratedRuntime };
 
-/** Where `npm start` serves the sandbox: the default when nothing else is configured. */
-export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:8787/api';
+/** Where `npm start` serves the local sandbox. Never a default: pass it, or set EVF_BASE_URL to it. */
+export const LOCAL_SANDBOX_URL = 'http://127.0.0.1:8787/api';
 
+/**
+ * The client with Node's transport and runtime. The base URL is `options.baseUrl`, else the
+ * EVF_BASE_URL environment variable; with neither, an InputError says so (the key is never sent to a
+ * guessed address).
+ */
 export function createClient(options: Partial<ClientOptions> & { apiKey: string }): EmailVerificationClient {
+  const fromEnv = process.env.EVF_BASE_URL?.trim();
   return new EmailVerificationClient({
-    baseUrl: DEFAULT_SANDBOX_URL,
     transport: fetchTransport,
     runtime: nodeRuntime,
     ...options,
+    baseUrl: options.baseUrl ?? (fromEnv ? fromEnv : (undefined as unknown as string)),
   });
 }

@@ -14,6 +14,7 @@ import {
   SubmissionUncertainError,
   UnprocessableError,
   VerificationTimeoutError,
+  VerificationUncertainError,
   EmailVerificationClient,
 } from '@evf/client';
 import { fetchTransport } from '@evf/client/node';
@@ -62,14 +63,14 @@ describe('endpoints', () => {
     expect(typeof (await client.getCredits()).credits).toBe('number');
     expect((await client.getAccount()).plan).toBeDefined();
     expect((await client.getSubscription()).status).toBeDefined();
-    await expect(client.revokeKey('key_123')).resolves.toBeUndefined();
+    await expect(client.revokeKey('key_123')).resolves.toEqual({ key_id: 'key_123', revoked: true, confirmedBy: 'response' });
   });
 });
 
 describe('errors: one class per status, readable, with body and headers', () => {
   test.each([
-    ['error.401', AuthenticationError, /reconnect/],
-    ['error.402', InsufficientCreditsError, /out of credits/],
+    ['error.401', AuthenticationError, /^The API key was refused: it is missing, wrong or revoked\. The service answered HTTP 401: .+/],
+    ['error.402', InsufficientCreditsError, /^The account has too few credits for this request\..* The service answered HTTP 402: .+/],
   ])('%s', async (fixture, cls, message) => {
     const { client } = makeClient();
     const fx = loadFixture(fixture);
@@ -197,7 +198,8 @@ describe('retries', () => {
     api().post('/v1/verify/bulk').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     const error = await client.submitBulk({ emails: ['a@acme.com'] }).catch((e) => e);
     expect(error).toBeInstanceOf(SubmissionUncertainError);
-    expect(error.message).toMatch(/GET \/v1\/jobs/);
+    expect(error.message).toMatch(/may have accepted it and charged up to 1 credit\. Look for a job created at about that time in the job list/);
+    expect(error.addressCount).toBe(1);
     expect(requests).toHaveLength(1);
   });
 
@@ -238,8 +240,9 @@ describe('retries', () => {
     const { client, requests } = makeClient();
     api().post('/v1/verify/single').delay(300).reply(200, {});
     const error = await client.verifySingle({ email: 'a@acme.com' }, { timeoutMs: 50 }).catch((e) => e);
-    expect(error).toBeInstanceOf(RequestTimeoutError);
-    expect(error.message).toMatch(/may still have been verified/);
+    expect(error).toBeInstanceOf(VerificationUncertainError);
+    expect(error.cause).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toMatch(/may have been verified and charged 1 credit/);
     expect(requests).toHaveLength(1);
   });
 
@@ -289,7 +292,7 @@ describe('pagination', () => {
     const { client, requests } = makeClient();
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
-    const rows = await collect(client.results(JOB, { perPage: 5 }));
+    const rows = await collect(client.results(JOB, { pageSize: 5 }));
     expect(rows).toHaveLength(8);
     expect(requests).toHaveLength(2);
   });
@@ -297,9 +300,9 @@ describe('pagination', () => {
   test('stops on has_more false even when a page is full, and on an empty page', async () => {
     const { client } = makeClient();
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, has_more: false }));
-    expect(await collect(client.results(JOB, { perPage: 5 }))).toHaveLength(5);
+    expect(await collect(client.results(JOB, { pageSize: 5 }))).toHaveLength(5);
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, results: [], total: 0, has_more: false }));
-    expect(await collect(client.results(JOB, { perPage: 5 }))).toEqual([]);
+    expect(await collect(client.results(JOB, { pageSize: 5 }))).toEqual([]);
   });
 
   test('keeps reading while a job is processing (has_more decides, not total)', async () => {
@@ -307,13 +310,13 @@ describe('pagination', () => {
     const fx = loadFixture<any>('results.page1.200').body;
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, status: 'processing', total: 5, has_more: true }));
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200', (b) => ({ ...b, status: 'processing', results: fx.results.slice(0, 2), total: 7, has_more: false }));
-    expect(await collect(client.results(JOB, { perPage: 5, concurrency: 4 }))).toHaveLength(7);
+    expect(await collect(client.results(JOB, { pageSize: 5, concurrency: 4, follow: false }))).toHaveLength(7);
   });
 
   test('maxRows stops early without reading further pages', async () => {
     const { client, requests } = makeClient();
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
-    expect(await collect(client.results(JOB, { perPage: 5, maxRows: 3 }))).toHaveLength(3);
+    expect(await collect(client.results(JOB, { pageSize: 5, maxRows: 3 }))).toHaveLength(3);
     expect(requests).toHaveLength(1);
   });
 
@@ -330,7 +333,7 @@ describe('pagination', () => {
           results: [0, 1].map((i) => ({ ...row, email: `r${(p - 1) * 2 + i}@acme.com` })),
         });
     }
-    const rows = await collect(client.results(JOB, { perPage: 2, concurrency: 3 }));
+    const rows = await collect(client.results(JOB, { pageSize: 2, concurrency: 3 }));
     expect(rows.map((r) => r.email)).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}@acme.com`));
   });
 
@@ -448,10 +451,11 @@ describe('submitList', () => {
     const { client } = makeClient();
     api().post('/v1/verify/bulk').reply(202, accepted([], 'job_first'));
     replyWithFixture(api().post('/v1/verify/bulk'), 'error.402');
-    const error = await client.submitList({ emails: ['a@acme.com', 'b@acme.com'], maxPerJob: 1 }).catch((e) => e);
+    const error = await client.submitList({ emails: ['a@acme.com', 'b@acme.com'] }, { maxPerJob: 1 }).catch((e) => e);
     expect(error).toBeInstanceOf(PartialSubmissionError);
     expect(error.submittedJobIds).toEqual(['job_first']);
-    expect(error.unsubmittedCount).toBe(1);
+    expect(error.unsent).toEqual(['b@acme.com']);
+    expect(error.uncertain).toBeUndefined();
     expect(error.cause).toBeInstanceOf(InsufficientCreditsError);
   });
 
@@ -494,7 +498,7 @@ describe('results with follow', () => {
     q(2).reply(200, page(2, 'processing', rows(3, 4), false, 4));
     q(2).reply(200, page(2, 'completed', rows(3, 5), false, 5));
     const got: string[] = [];
-    for await (const r of client.results(JOB, { perPage: 3, follow: true, pollIntervalMs: 1 })) got.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 3, follow: true, pollIntervalMs: 1 })) got.push(r.email);
     expect(got).toEqual(['r0@acme.com', 'r1@acme.com', 'r2@acme.com', 'r3@acme.com', 'r4@acme.com']);
     expect(runtime.sleeps).toEqual([10_000, 10_000]);
   });
@@ -509,14 +513,14 @@ describe('results with a group filter', () => {
     const { categorize } = await import('@evf/client');
     const expected = all.filter((r: any) => categorize(r.details).group !== 'safe_to_send').map((r: any) => r.email);
     const got: string[] = [];
-    for await (const r of client.results(JOB, { perPage: 5, groups: ['risky', 'invalid'] })) got.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'] })) got.push(r.email);
     expect(got).toEqual(expected);
     expect(got.length).toBeGreaterThan(1);
 
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
     replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
     const firstTwo: string[] = [];
-    for await (const r of client.results(JOB, { perPage: 5, groups: ['risky', 'invalid'], maxRows: 2 })) firstTwo.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'], maxRows: 2 })) firstTwo.push(r.email);
     expect(firstTwo).toEqual(expected.slice(0, 2));
     nock.cleanAll();
   });

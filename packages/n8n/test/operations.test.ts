@@ -185,7 +185,7 @@ describe('Email > Verify', () => {
 			options: {},
 		});
 		await expect(paused).rejects.toMatchObject({ httpCode: '503' });
-		await expect(paused).rejects.toThrow(/paused new jobs/);
+		await expect(paused).rejects.toThrow(/not taking new work for now; try again in about/);
 		const poor = sandbox.addAccount({ id: 'acct_poor', plan: 'pro', credits: 0 });
 		const broke = run(
 			{ resource: 'email', operation: 'verify', email: 'valid.r@example.com', options: {} },

@@ -3,10 +3,12 @@ import {
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
+  BadRequestError,
   ConnectionError,
   EvfError,
   InsufficientCreditsError,
   NotFoundError,
+  PermissionDeniedError,
   RateLimitError,
   RequestTimeoutError,
   ServerError,
@@ -46,10 +48,22 @@ export interface CallSpec extends RequestOptions {
   /** What a 404 means for this call, in words. */
   notFound?: string;
   /**
-   * For POSTs: the error to throw when the request may have reached the server but no answer came back.
-   * Such a request is never sent again by the client.
+   * For calls that cost credits (the POSTs): the error to throw when the request may have been acted on
+   * but no answer proves what happened. Such a request is never sent again by the client. `sentAt` is
+   * when the attempt left (epoch ms).
    */
-  onUncertain?: (cause: EvfError) => EvfError;
+  onUncertain?: (cause: EvfError, sentAt: number) => EvfError;
+  /** Credits the call costs if accepted, for a 402's message when the service does not say. */
+  credits?: number;
+  /** The spec's 408 on this endpoint: no answer from the mail server in 30 s, credit refunded. */
+  verificationTimeout?: boolean;
+  /** The spec's 422 on this endpoint charges nothing. */
+  unprocessableChargesNothing?: boolean;
+  /**
+   * An earlier attempt of this (idempotent) call may have taken effect but its answer was lost; given
+   * the error the resent attempt got, return the result that error proves, or undefined to throw it.
+   */
+  afterLostAnswer?: (error: ApiError) => HttpResult<unknown> | undefined;
 }
 
 export interface HttpCoreOptions {
@@ -89,11 +103,13 @@ export class HttpCore {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(spec.body);
     }
-    const isPost = spec.method === 'POST';
+    const costsCredits = spec.onUncertain !== undefined;
+    let answerLost = false;
 
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) throw new AbortedError('The request was cancelled before it was sent.');
       this.options.onRequest?.({ method: spec.method, path: spec.path, attempt });
+      const sentAt = runtime.now();
       let response: TransportResponse;
       try {
         response = await transport({
@@ -106,30 +122,42 @@ export class HttpCore {
         });
       } catch (error) {
         const failure = toClientError(error);
-        if (failure instanceof AbortedError) throw failure;
-        const mayResend = !isPost || (error instanceof TransportError && error.sent === false);
-        if (!mayResend) throw spec.onUncertain ? spec.onUncertain(failure) : failure;
-        if (attempt >= retry.maxRetries) throw failure;
+        const provablyNotSent = error instanceof TransportError && error.sent === false;
+        // An abort or a timeout after sending says nothing about what the service did with it.
+        if (costsCredits && !provablyNotSent) throw spec.onUncertain!(failure, sentAt);
+        if (failure instanceof AbortedError || attempt >= retry.maxRetries) throw failure;
+        answerLost ||= !provablyNotSent;
         await this.pause(backoffDelay(attempt, runtime.random, retry), spec.signal);
         continue;
       }
 
       if (response.status >= 200 && response.status < 300) {
-        return { data: parseBody(response, spec) as T, status: response.status, headers: response.headers };
+        let data: T;
+        try {
+          data = parseBody(response, spec) as T;
+        } catch (error) {
+          // A success whose body cannot be read still means the service acted.
+          if (costsCredits) throw spec.onUncertain!(error as EvfError, sentAt);
+          throw error;
+        }
+        return { data, status: response.status, headers: response.headers };
       }
 
       const error = this.toApiError(response, spec);
-      const serverWait = error instanceof RateLimitError || error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
-      // 429 and 503 say the server did not take the request: safe to send again, POST included.
-      const retryable =
-        error instanceof RateLimitError ||
-        error instanceof ServiceUnavailableError ||
-        (!isPost && error instanceof ServerError);
-      if (isPost && error instanceof ServerError && spec.onUncertain) throw spec.onUncertain(error);
+      if (answerLost && spec.afterLostAnswer) {
+        const proven = spec.afterLostAnswer(error);
+        if (proven) return proven as HttpResult<T>;
+      }
+      const refusal = isServiceRefusal(error);
+      if (costsCredits && !refusal && !isDefiniteRefusal(error)) throw spec.onUncertain!(error, sentAt);
+      // A call that costs credits is sent again only after the service's own "not now" (429/503).
+      const retryable = costsCredits
+        ? refusal
+        : error instanceof RateLimitError || error instanceof ServiceUnavailableError || error instanceof ServerError;
       if (!retryable || attempt >= retry.maxRetries) throw error;
+      const serverWait = error instanceof RateLimitError || error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
       if (serverWait !== undefined && serverWait > retry.maxServerWaitMs) throw error;
-      const wait = serverWait ?? backoffDelay(attempt, runtime.random, retry);
-      await this.pause(wait, spec.signal);
+      await this.pause(serverWait ?? backoffDelay(attempt, runtime.random, retry), spec.signal);
     }
   }
 
@@ -161,17 +189,22 @@ export class HttpCore {
     };
     const now = this.options.runtime.now();
     switch (response.status) {
+      case 400:
+        return new BadRequestError(init);
       case 401:
-      case 403:
         return new AuthenticationError(init);
       case 402:
-        return new InsufficientCreditsError(init);
+        return new InsufficientCreditsError(init, spec.credits);
+      case 403:
+        return new PermissionDeniedError(init);
       case 404:
         return new NotFoundError(init, spec.notFound);
       case 408:
-        return new VerificationTimeoutError(init);
+        return spec.verificationTimeout
+          ? new VerificationTimeoutError(init)
+          : new ApiError(init, 'The request timed out at the service or at a gateway in front of it.');
       case 422:
-        return new UnprocessableError(init);
+        return new UnprocessableError(init, spec.unprocessableChargesNothing === true);
       case 429:
         return new RateLimitError(
           init,
@@ -184,6 +217,24 @@ export class HttpCore {
         return response.status >= 500 ? new ServerError(init) : new ApiError(init);
     }
   }
+}
+
+/**
+ * The service's own "not now": a 429 with X-RateLimit-Reset or a 503 with Retry-After, each with a JSON
+ * error body, as the spec describes them. Such an answer proves nothing was done. A bare 503 from a
+ * gateway (an HTML page, no wait header) proves nothing: the service behind it may have acted.
+ */
+function isServiceRefusal(error: ApiError): boolean {
+  const jsonBody = error.body !== null && typeof error.body === 'object';
+  if (error instanceof RateLimitError) return jsonBody && error.headers['x-ratelimit-reset'] !== undefined && error.retryAfterMs !== undefined;
+  if (error instanceof ServiceUnavailableError) return jsonBody && error.retryAfterMs !== undefined;
+  return false;
+}
+
+/** Statuses that say the request was refused as it stood: 4xx but the timeout and "not now" ones. */
+function isDefiniteRefusal(error: ApiError): boolean {
+  if (error instanceof VerificationTimeoutError) return true; // the spec: no answer, credit refunded
+  return error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 }
 
 function parseLoose(text: string): unknown {
@@ -201,8 +252,8 @@ function parseBody(response: TransportResponse, spec: CallSpec): unknown {
     return JSON.parse(response.body);
   } catch {
     throw new ApiError(
-      { status: response.status, body: response.body.slice(0, 500), headers: response.headers, method: spec.method, path: spec.path },
-      `The service answered ${spec.method} ${spec.path} with something that is not JSON. Check the base URL: it must end in /api.`,
+      { status: response.status, body: undefined, headers: response.headers, method: spec.method, path: spec.path },
+      `The answer to ${spec.method} ${spec.path} was not the JSON the service sends: the base URL may point elsewhere (it must end in /api), or the answer was cut short.`,
     );
   }
 }

@@ -208,3 +208,32 @@ export function parseEmailList(input: string | readonly unknown[]): string[] {
   else for (const item of input) if (item !== null && item !== undefined) push(String(item));
   return out;
 }
+
+/** How a cell held an address in a form people paste: `Name <address>` or a `mailto:` link. */
+export type UnwrapKind = 'display_name' | 'mailto';
+
+const ANGLE_FORM = /^(?:"[^"]*"|[^<>"]*)\s*<\s*([^<>\s]+)\s*>$/;
+
+/**
+ * The address inside `Ada Lovelace <ada@x.com>`, `"Lovelace, Ada" <ada@x.com>` or `mailto:ada@x.com?subject=Hi`,
+ * when it is valid; undefined otherwise. Its scanEmail call is the last one made, so lastScanHash()
+ * belongs to the address returned.
+ */
+export function unwrapAddress(text: string): { email: string; how: UnwrapKind } | undefined {
+  const t = text.trim();
+  let inner: string | undefined;
+  let how: UnwrapKind = 'display_name';
+  const angle = ANGLE_FORM.exec(t);
+  if (angle) inner = angle[1]!;
+  else if (/^mailto:/i.test(t)) how = 'mailto';
+  const link = (inner ?? t).match(/^mailto:([^?#]*)/i);
+  if (link) {
+    try {
+      inner = decodeURIComponent(link[1]!);
+    } catch {
+      return undefined;
+    }
+  }
+  if (inner === undefined || scanEmail(inner) < 0) return undefined;
+  return { email: inner, how };
+}

@@ -1,5 +1,5 @@
 import { LIMITS } from '../limits';
-import { LIST_SEPARATORS, SCAN_SEPARATOR, lastScanHash, reasonFor, sameAddressIgnoringCase, scanEmail } from './email';
+import { LIST_SEPARATORS, SCAN_SEPARATOR, lastScanHash, reasonFor, sameAddressIgnoringCase, scanEmail, unwrapAddress, type UnwrapKind } from './email';
 
 const HAS_LIST_SEPARATOR = /[\r\n,;\t]/;
 
@@ -17,6 +17,15 @@ export interface MalformedAddress {
   reason: string;
 }
 
+/** A cell that held an address in a pasted form, and the address taken from it. */
+export interface UnwrappedAddress {
+  /** What the cell (or its part) said, e.g. `Ada <ada@x.com>` or `mailto:ada@x.com`. */
+  input: string;
+  email: string;
+  index: number;
+  how: UnwrapKind;
+}
+
 export interface PreflightReport {
   /** Addresses found in the input (after splitting pasted text). */
   received: number;
@@ -26,6 +35,8 @@ export interface PreflightReport {
   uniqueSourceIndex: number[];
   duplicates: DuplicateAddress[];
   malformed: MalformedAddress[];
+  /** Addresses taken out of `Name <address>` and `mailto:` cells (they are verified like the rest). */
+  unwrapped: UnwrappedAddress[];
   /** `unique` cut into lists the service accepts in one call. */
   chunks: string[][];
 }
@@ -49,6 +60,7 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   const items: readonly unknown[] = typeof input === 'string' ? input.split(/\r?\n/) : input;
 
   const malformed: MalformedAddress[] = [];
+  const unwrapped: UnwrappedAddress[] = [];
 
   // Pass 1, in input order: the syntax scan, which also yields each address's case-folded hash. A
   // candidate is an input item, or a part of an item that held several addresses (kept in `parts`).
@@ -60,8 +72,14 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   const take = (email: string, index: number, code: number, isPart: boolean): void => {
     received++;
     if (code < 0) {
-      malformed.push({ email, index, reason: reasonFor(code) });
-      return;
+      const inner = unwrapAddress(email);
+      if (!inner) {
+        malformed.push({ email, index, reason: reasonFor(code) });
+        return;
+      }
+      unwrapped.push({ input: email, email: inner.email, index, how: inner.how });
+      email = inner.email;
+      isPart = true;
     }
     if (m === candItem.length) {
       const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
@@ -164,7 +182,7 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
 
   const chunks: string[][] = [];
   for (let i = 0; i < unique.length; i += maxPerJob) chunks.push(unique.slice(i, i + maxPerJob));
-  return { received, unique, uniqueSourceIndex, duplicates, malformed, chunks };
+  return { received, unique, uniqueSourceIndex, duplicates, malformed, unwrapped, chunks };
 }
 
 /** A one-line summary users see in outputs. */
@@ -172,6 +190,10 @@ export function summarizePreflight(report: PreflightReport): string {
   const parts = [`${report.unique.length} unique address(es) to verify`];
   if (report.duplicates.length) parts.push(`${report.duplicates.length} duplicate(s) removed`);
   if (report.malformed.length) parts.push(`${report.malformed.length} malformed address(es) skipped (not charged)`);
-  if (report.chunks.length > 1) parts.push(`split into ${report.chunks.length} jobs of at most ${LIMITS.maxEmailsPerJob}`);
+  if (report.unwrapped.length) parts.push(`${report.unwrapped.length} taken from "Name <address>" or mailto: cells`);
+  if (report.chunks.length > 1) {
+    const largest = Math.max(...report.chunks.map((c) => c.length));
+    parts.push(`split into ${report.chunks.length} jobs of at most ${largest}`);
+  }
   return parts.join('; ');
 }
