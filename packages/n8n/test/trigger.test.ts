@@ -69,12 +69,14 @@ describe('On Bulk Job Finished (webhook trigger) with the shared signature vecto
 		const vector = (vectors as unknown as Vector[]).find((v) => v.name === 'valid_completed')!;
 		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
 		const staticData: IDataObject = {};
+		const workflowId = crypto.randomUUID();
 		const deliver = async () => {
 			const harness = webhookContext({
 				params: { output: 'job' },
 				credentials: { ...baseCredentials, webhookSecret: vector.secrets[0] },
 				delivery: { rawBody: vector.rawBody, headers: vector.headers },
 				staticData,
+				workflowId,
 			});
 			return { result: await trigger.webhook.call(harness.context), harness };
 		};
@@ -87,6 +89,44 @@ describe('On Bulk Job Finished (webhook trigger) with the shared signature vecto
 			body: { received: true, duplicate: true },
 		});
 		expect(staticData.seenJobIds).toEqual([JSON.parse(vector.rawBody).job_id]);
+	});
+});
+
+describe('On Bulk Job Finished: copies of one delivery at the same moment', () => {
+	afterEach(() => jest.restoreAllMocks());
+	const vector = (vectors as unknown as Vector[]).find((v) => v.name === 'valid_failed')!;
+
+	// n8n reads a webhook's static data per request and saves it after the node answers, so copies that
+	// arrive together each see their own copy without the job (measured in real n8n's queue mode).
+	function copyArriving(workflowId: string) {
+		return webhookContext({
+			params: { output: 'job' },
+			credentials: { ...baseCredentials, webhookSecret: vector.secrets[0] },
+			delivery: { rawBody: vector.rawBody, headers: vector.headers },
+			staticData: {},
+			workflowId,
+		});
+	}
+
+	it('starts one run when four copies reach the same n8n process together, each with fresh static data', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+		const workflowId = crypto.randomUUID();
+		const copies = [1, 2, 3, 4].map(() => copyArriving(workflowId));
+		const results = await Promise.all(copies.map((c) => trigger.webhook.call(c.context)));
+		expect(results.filter((r) => r.workflowData)).toHaveLength(1);
+		expect(copies.filter((c) => c.answered.status === 200)).toHaveLength(3);
+		expect(copies.map((c) => c.answered.body).filter(Boolean)).toEqual([
+			{ received: true, duplicate: true },
+			{ received: true, duplicate: true },
+			{ received: true, duplicate: true },
+		]);
+	});
+
+	it('keeps each workflow separate: the same job starts one run in every workflow with the trigger', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+		const [a, b] = [copyArriving(crypto.randomUUID()), copyArriving(crypto.randomUUID())];
+		const results = await Promise.all([a, b].map((c) => trigger.webhook.call(c.context)));
+		expect(results.map((r) => r.workflowData?.[0]).map((items) => items?.length)).toEqual([1, 1]);
 	});
 });
 

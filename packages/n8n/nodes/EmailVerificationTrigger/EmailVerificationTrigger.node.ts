@@ -13,7 +13,7 @@ import { groupFilter, simplifyOption } from '../EmailVerification/actions/common
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
-import { rememberJob } from './seenJobs';
+import { claimJob } from './seenJobs';
 import { noWebhookLifecycle } from '../EmailVerification/helpers/webhookLifecycle';
 
 export class EmailVerificationTrigger implements INodeType {
@@ -141,8 +141,10 @@ export class EmailVerificationTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// Static data, not memory: it is saved with the workflow, so every worker sees the same list.
-		if (!rememberJob(this.getWorkflowStaticData('node'), verified.jobId)) {
+		// Static data is saved with the workflow, so every n8n process sees the same list; the claim in
+		// this process's memory also stops copies that arrive at the same moment (see claimJob).
+		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (!claimJob(scope, this.getWorkflowStaticData('node'), verified.jobId, Date.now())) {
 			response.status(200).json({ received: true, duplicate: true });
 			return { noWebhookResponse: true };
 		}

@@ -14,3 +14,33 @@ export function rememberJob(staticData: IDataObject, jobId: string): boolean {
 	staticData.seenJobIds = seen.length > MAX_REMEMBERED ? seen.slice(-MAX_REMEMBERED) : seen;
 	return true;
 }
+
+/** How long this process remembers a delivery it accepted: far longer than n8n needs to save static data. */
+const CLAIM_TTL_MS = 15 * 60_000;
+const MAX_CLAIMS = 10_000;
+
+/**
+ * Deliveries this n8n process accepted recently, by trigger node and job. n8n reads a webhook's static
+ * data when a request arrives and saves it after the node answers, so two copies of one delivery that
+ * arrive at the same moment both find the job unseen there. They meet here first: a check-and-add on
+ * one event loop cannot interleave. (Copies that reach two different n8n processes at the same moment
+ * are only caught by the static data; n8n's queue-mode setup routes webhooks to the webhook processes.)
+ */
+const claims = new Map<string, number>();
+
+export function claimJob(
+	scope: string,
+	staticData: IDataObject,
+	jobId: string,
+	now: number,
+): boolean {
+	for (const [key, at] of claims) {
+		if (now - at <= CLAIM_TTL_MS && claims.size <= MAX_CLAIMS) break;
+		claims.delete(key);
+	}
+	const key = `${scope}\n${jobId}`;
+	if (claims.has(key)) return false;
+	if (!rememberJob(staticData, jobId)) return false;
+	claims.set(key, now);
+	return true;
+}

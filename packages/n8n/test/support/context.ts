@@ -177,12 +177,18 @@ export interface WebhookHarness extends Harness<IWebhookFunctions> {
 }
 
 export function webhookContext(
-	options: HarnessOptions & { delivery: IncomingDelivery; staticData?: IDataObject },
+	options: HarnessOptions & {
+		delivery: IncomingDelivery;
+		staticData?: IDataObject;
+		/** The workflow the trigger belongs to; by default a new one per context. */
+		workflowId?: string;
+	},
 ): WebhookHarness {
 	const node = testNode(options.nodeType ?? 'n8n-nodes-evf.emailVerificationTrigger');
 	const sent: Harness<unknown>['sent'] = [];
 	const answered: WebhookHarness['answered'] = {};
 	const staticData = options.staticData ?? {};
+	const workflowId = options.workflowId ?? crypto.randomUUID();
 	const read = paramReader(options);
 	const headers: Record<string, string> = {};
 	// Node's HTTP server gives header names in lower case.
@@ -203,6 +209,7 @@ export function webhookContext(
 		getResponseObject: () => response,
 		getNodeParameter: (name: string, fallback?: unknown) => read(name, 0, fallback),
 		getNode: () => node,
+		getWorkflow: () => ({ id: workflowId, name: 'Test workflow', active: true }),
 		getCredentials: async () => ({ ...options.credentials }),
 		getWorkflowStaticData: () => staticData,
 		helpers: {} as IWebhookFunctions['helpers'],
