@@ -42,9 +42,31 @@ const RECIPES = {
 	},
 	'2.41.3': {
 		node: '24.21.0',
+		// n8n 2.41.3 pins these exact versions, which this registry does not have: each -> the previous
+		// patch, which it has (found by resolving the tree with npm, one missing pin at a time).
 		overrides: {
 			xlsx: '0.18.5',
-			// Filled in from the registry: each missing exact pin -> the previous patch that exists.
+			'@n8n/agents': '0.26.1',
+			'@n8n/ai-node-sdk': '0.31.1',
+			'@n8n/ai-utilities': '0.34.1',
+			'@n8n/ai-workflow-builder': '1.41.1',
+			'@n8n/api-types': '1.41.0',
+			'@n8n/backend-common': '1.41.1',
+			'@n8n/backend-network': '1.15.1',
+			'@n8n/blob-storage': '1.9.1',
+			'@n8n/chat-hub': '1.34.0',
+			'@n8n/client-oauth2': '1.23.1',
+			'@n8n/config': '2.39.0',
+			'@n8n/decorators': '1.41.0',
+			'@n8n/engine': '0.21.0',
+			'@n8n/instance-ai': '1.26.1',
+			'@n8n/mcp-apps': '0.18.0',
+			'@n8n/n8n-nodes-langchain': '2.41.1',
+			'@n8n/node-engine-compatibility': '0.9.1',
+			'@n8n/task-runner': '2.41.1',
+			'@n8n/telemetry': '1.9.0',
+			'n8n-core': '2.41.1',
+			'n8n-editor-ui': '2.41.0',
 		},
 		ignoreScripts: true,
 		rebuild: ['sqlite3'],
