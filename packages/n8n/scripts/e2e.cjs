@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Runs the real-n8n end-to-end suites with their own jest invocation (the root config leaves them out).
- * The n8n versions come from ensure-n8n.cjs: the
+ * Runs the real-n8n end-to-end suites with their own jest invocation (the root config leaves them out):
+ * the package in real n8n, and in n8n's queue mode. The n8n versions come from ensure-n8n.cjs: the
  * pinned one always; the newest proven one too in CI (CI=true) or with EVF_N8N_MATRIX=1.
  * Arguments are passed to jest (e.g. `-t "queue"`); EVF_N8N_SUITES=real-n8n picks suites by file name.
  */
@@ -11,7 +11,7 @@ const path = require('node:path');
 const { NEWEST, PINNED, matrixVersions } = require('./ensure-n8n.cjs');
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-const suites = ['real-n8n.e2e-n8n.test.ts'].filter(
+const suites = ['real-n8n.e2e-n8n.test.ts', 'real-n8n-queue.e2e-n8n.test.ts'].filter(
 	(file) => !process.env.EVF_N8N_SUITES || file.includes(process.env.EVF_N8N_SUITES),
 );
 const versions = matrixVersions();

@@ -1,0 +1,313 @@
+/**
+ * The package in n8n's queue mode, the way n8n scales past one process: a main process, one worker
+ * and one webhook process, each with its own user folder and the package installed there from the
+ * tarball (n8n's queue-mode docs: install community nodes on every process), sharing one PostgreSQL
+ * database, one Redis and one encryption key. The suite starts PostgreSQL and Redis itself
+ * (scripts/queue-services.cjs). Every process is told its role in EVF_N8N_PROCESS, and the workflows
+ * write `$env.EVF_N8N_PROCESS` into what they send, so the test sees where each step really ran.
+ * Proven here:
+ * - a webhook-started workflow's Submit runs on the worker, pauses, and the sandbox's completion call
+ *   (to the resume URL, served by the webhook process) resumes it on the worker;
+ * - the trigger starts exactly one execution per job, also when the same completion arrives twice at once;
+ * - Get Results with Return All reads a 50,000-row job on the worker (its memory is reported).
+ */
+import { buildWebhookDelivery, createClient, type WebhookBody } from '@evf/client/node';
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { sleep } from 'n8n-workflow';
+import * as runner from '../scripts/n8n-runner.cjs';
+import * as services from '../scripts/queue-services.cjs';
+import { startReceiver, type Receiver } from './support/receiver.cjs';
+import { waitFor } from './support/timing.cjs';
+import {
+	credential,
+	evfNode,
+	id16,
+	report,
+	triggerNode,
+	webhookStart,
+	workflow,
+	type Row,
+} from './support/workflows';
+
+jest.setTimeout(30 * 60_000);
+
+const available = services.queueModeAvailable();
+const BIG_JOB_ROWS = 50_000;
+
+/** The process a step ran on, as the workflow reports it. */
+const WHERE = '$env.EVF_N8N_PROCESS';
+
+(available ? describe.each(runner.matrixVersions()) : describe.skip.each(runner.matrixVersions()))(
+	'queue mode on n8n %s: main + worker + webhook process, PostgreSQL, Redis',
+	(version) => {
+		let postgres: services.Postgres | undefined;
+		let redis: services.Redis | undefined;
+		let sandbox: Sandbox;
+		let receiver: Receiver;
+		const instances: runner.Instance[] = [];
+		const processes: runner.N8nProcess[] = [];
+		let worker: runner.N8nProcess;
+		let webhookUrl: string;
+		const credentialId = id16('qcred');
+		const trigger = { workflowId: id16('wfqtrig'), webhookId: crypto.randomUUID() };
+		const resume = {
+			workflowId: id16('wfqres'),
+			path: `q-submit-${crypto.randomUUID().slice(0, 8)}`,
+		};
+		const big = {
+			workflowId: id16('wfqbig'),
+			path: `q-results-${crypto.randomUUID().slice(0, 8)}`,
+		};
+
+		beforeAll(async () => {
+			await runner.ensureN8n(version);
+			const tarball = runner.packTarball();
+			[postgres, redis] = await Promise.all([services.startPostgres(), services.startRedis()]);
+			// Fast bulk processing for the 50,000-row job; the acknowledgement window stays >= 2 s of real time.
+			sandbox = await startSandbox({
+				port: 0,
+				timeScale: 0.05,
+				rowsPerSecond: 100_000,
+				allowInsecureWebhooks: true,
+			});
+			receiver = await startReceiver();
+			const [mainPort, webhookPort] = [await runner.freePort(), await runner.freePort()];
+			webhookUrl = `http://127.0.0.1:${webhookPort}`;
+			const shared = {
+				...services.queueEnv(postgres, redis),
+				// Webhooks and resume URLs are served by the webhook process, as behind n8n's documented load balancer.
+				WEBHOOK_URL: `${webhookUrl}/`,
+				N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+			};
+			const encryptionKey = crypto.randomUUID().replace(/-/g, '');
+			for (const role of ['main', 'worker', 'webhook']) {
+				const instance = await runner.createInstance({
+					version,
+					port: role === 'webhook' ? webhookPort : mainPort,
+					encryptionKey,
+					extra: { ...shared, EVF_N8N_PROCESS: role },
+				});
+				runner.installPackage(instance.folder, tarball);
+				instances.push(instance);
+			}
+			const [main] = instances;
+			await runner.importCredentials(main, [
+				credential(credentialId, {
+					apiKey: sandbox.apiKey,
+					baseUrl: sandbox.baseUrl,
+					webhookSecret: sandbox.webhookSecret,
+				}),
+			]);
+			const workflows: Row[] = [
+				workflow(trigger.workflowId, 'Queue trigger', [
+					triggerNode(trigger.webhookId, credentialId),
+					report(
+						'Report',
+						`${receiver.url}/ran`,
+						200,
+						`={{ JSON.stringify({ job_id: $json.job_id, verdicts: $json.verdicts, process: ${WHERE} }) }}`,
+					),
+				]),
+				workflow(resume.workflowId, 'Queue submit and wait by webhook', [
+					webhookStart(resume.path),
+					evfNode(
+						'Submit And Wait',
+						{
+							resource: 'bulkJob',
+							operation: 'submit',
+							emailSource: 'list',
+							emails: 'valid.q1@example.com\nfull.q2@example.com\ninvalid.q3@example.com',
+							waitForCompletion: true,
+							waitMethod: 'webhook',
+							timeoutMinutes: 30,
+							pollIntervalSeconds: 10,
+							waitOutput: 'results',
+							resultOptions: {},
+							// The job's name records the process that submitted it.
+							options: { name: `={{ 'submitted on ' + ${WHERE} }}` },
+						},
+						credentialId,
+						200,
+					),
+					report(
+						'Report',
+						`${receiver.url}/resumed`,
+						400,
+						`={{ JSON.stringify({ job_id: $json.job_id, email: $json.email, category: $json.category, process: ${WHERE} }) }}`,
+					),
+				]),
+				workflow(big.workflowId, 'Queue Get Results Return All', [
+					webhookStart(big.path),
+					evfNode(
+						'Get Results',
+						{
+							resource: 'bulkJob',
+							operation: 'getResults',
+							jobId: { __rl: true, mode: 'id', value: '={{ $json.body.jobId }}' },
+							returnAll: true,
+							simplify: true,
+						},
+						credentialId,
+						200,
+					),
+					{
+						id: crypto.randomUUID(),
+						name: 'Count',
+						type: 'n8n-nodes-base.summarize',
+						typeVersion: 1.1,
+						position: [400, 0],
+						parameters: {
+							fieldsToSummarize: {
+								values: [
+									{ aggregation: 'count', field: 'email' },
+									{ aggregation: 'countUnique', field: 'email' },
+								],
+							},
+							options: {},
+						},
+					},
+					report(
+						'Report',
+						`${receiver.url}/big`,
+						600,
+						`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
+					),
+				]),
+			];
+			await runner.importWorkflows(main, workflows);
+			for (const wf of workflows) await runner.publishWorkflow(main, String(wf.id));
+			processes.push(await runner.startN8n({ instance: main }));
+			worker = await runner.startN8n({ instance: instances[1], command: 'worker' });
+			processes.push(worker);
+			processes.push(await runner.startN8n({ instance: instances[2], command: 'webhook' }));
+			// The main process records the published workflows' webhooks on activation; the webhook process
+			// serves them from there. An unsigned POST to the trigger is answered 401 and starts nothing.
+			const triggerUrl = `${webhookUrl}/webhook/${trigger.webhookId}/bulk-job-finished`;
+			await waitFor(
+				async () =>
+					(await fetch(triggerUrl, { method: 'POST', body: '{}' }).catch(() => undefined))
+						?.status === 401,
+				{ timeoutMs: 180_000, what: 'the trigger served by the webhook process' },
+			);
+		});
+
+		afterAll(async () => {
+			for (const proc of processes.reverse()) await proc.stop();
+			await receiver?.close();
+			await sandbox?.close();
+			await redis?.stop();
+			await postgres?.stop();
+			for (const instance of instances) runner.removeInstance(instance);
+		});
+
+		it("runs Submit on the worker, waits by resume webhook, and the sandbox's completion call resumes it on the worker", async () => {
+			const started = await fetch(`${webhookUrl}/webhook/${resume.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			expect(started.status).toBe(200);
+			const reported = [];
+			for (let i = 0; i < 3; i++)
+				reported.push(
+					JSON.parse((await receiver.next(180_000, (d) => d.url === '/resumed')).rawBody) as Row,
+				);
+			expect(reported.map((r) => [r.email, r.category, r.process])).toEqual([
+				['valid.q1@example.com', 'Valid', 'worker'],
+				['full.q2@example.com', 'Inbox Full', 'worker'],
+				['invalid.q3@example.com', 'Invalid / Disabled / No Mail Server', 'worker'],
+			]);
+			const jobId = String(reported[0].job_id);
+			// Submitted on the worker, and it waited: the job's one call to the resume URL was acknowledged.
+			expect(sandbox.job(jobId)).toMatchObject({
+				name: 'submitted on worker',
+				status: 'completed',
+			});
+			await waitFor(() => sandbox.webhookAttempts.some((a) => a.jobId === jobId), {
+				what: 'resume delivery logged',
+			});
+			expect(
+				sandbox.webhookAttempts.filter((a) => a.jobId === jobId).map((a) => a.outcome),
+			).toEqual(['acknowledged']);
+		});
+
+		it('starts one execution per job on the worker, also when the same completion arrives twice at once', async () => {
+			const url = `${webhookUrl}/webhook/${trigger.webhookId}/bulk-job-finished`;
+			// A real job the sandbox finishes and delivers to the trigger.
+			const client = createClient({
+				apiKey: sandbox.apiKey,
+				baseUrl: sandbox.baseUrl,
+				webhookUrl: { allowLoopbackHttp: true },
+			});
+			const job = await client.submitBulk({ emails: ['valid.t1@example.com'], webhook_url: url });
+			const first = JSON.parse(
+				(await receiver.next(180_000, (d) => d.url === '/ran' && d.rawBody.includes(job.job_id)))
+					.rawBody,
+			) as Row;
+			expect(first).toMatchObject({ job_id: job.job_id, process: 'worker' });
+
+			// The same completion of another job, delivered several times at the same moment (at-least-once
+			// retries racing the first attempt), and then once more.
+			const twin = buildWebhookDelivery({
+				body: {
+					event: 'job.completed',
+					job_id: `job_${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`,
+					status: 'completed',
+					total_emails: 1,
+					processed_emails: 1,
+					verdicts: first.verdicts as WebhookBody['verdicts'],
+					created_at: new Date().toISOString(),
+					completed_at: new Date().toISOString(),
+					results_url: `${sandbox.baseUrl}/v1/jobs/twin/results`,
+				},
+				secret: sandbox.webhookSecret,
+				timestamp: Math.floor(Date.now() / 1000),
+			});
+			const send = () =>
+				fetch(url, { method: 'POST', headers: twin.headers, body: twin.rawBody }).then(
+					async (r) => ({ status: r.status, body: await r.text() }),
+				);
+			const answers = await Promise.all([send(), send(), send(), send()]);
+			expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+			expect(answers.filter((a) => a.body.includes('"duplicate":true'))).toHaveLength(3);
+			const twinId = JSON.parse(twin.rawBody).job_id as string;
+			await receiver.next(180_000, (d) => d.url === '/ran' && d.rawBody.includes(twinId));
+			const later = await send();
+			expect(later.status).toBe(200);
+			expect(JSON.parse(later.body)).toEqual({ received: true, duplicate: true });
+			// Time for any second execution to reach the receiver before counting.
+			await sleep(10_000);
+			const runs = receiver.deliveries.filter(
+				(d) => d.url === '/ran' && d.rawBody.includes(twinId),
+			);
+			expect(runs.map((d) => JSON.parse(d.rawBody) as Row)).toEqual([
+				expect.objectContaining({ job_id: twinId, process: 'worker' }),
+			]);
+		});
+
+		it(`Get Results with Return All reads a ${BIG_JOB_ROWS.toLocaleString('en')}-row job on the worker (memory reported)`, async () => {
+			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+			const emails = Array.from({ length: BIG_JOB_ROWS }, (_, i) => `valid.big${i}@example.com`);
+			const submission = await client.submitList({ emails });
+			expect(submission.jobs).toHaveLength(1);
+			const jobId = submission.jobs[0].job_id;
+			await client.waitForJob(jobId, { intervalMs: 1000, timeoutMs: 600_000 });
+			const before = services.memoryOf(worker.pid);
+			const started = await fetch(`${webhookUrl}/webhook/${big.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ jobId }),
+			});
+			expect(started.status).toBe(200);
+			const done = JSON.parse(
+				(await receiver.next(900_000, (d) => d.url === '/big')).rawBody,
+			) as Row;
+			const after = services.memoryOf(worker.pid);
+			services.note(
+				`queue mode, n8n ${version}: Get Results Return All of ${BIG_JOB_ROWS} rows on the worker; worker resident memory ${before?.rssMiB} MiB before, peak ${after?.peakMiB} MiB`,
+			);
+			expect(done).toEqual({ rows: BIG_JOB_ROWS, unique: BIG_JOB_ROWS, process: 'worker' });
+			expect(after?.peakMiB).toBeGreaterThan(0);
+		});
+	},
+);
