@@ -11,12 +11,15 @@ import {
 	PartialSubmissionError,
 	RateLimitError,
 	SubmissionUncertainError,
+	VerificationUncertainError,
 	WebhookVerificationError,
 } from '@evf/client';
 
 const HINTS: Record<number, string> = {
 	401: 'Open the Email Verification API credential and paste a current API key (it starts with evf_).',
-	402: 'Add credits in the app. Nothing was charged for this call.',
+	400: 'The request was malformed in a way the node did not catch; check the fields of this operation.',
+	402: 'Add credits or a top-up in the app, then run the workflow again.',
+	403: 'The key is valid but the account may not use the API (any paid plan or top-up gives access). A new key will not help; change the plan in the app.',
 	404: 'Check the ID: it may be mistyped or belong to another account.',
 	408: 'The address could not be verified within 30 seconds. The credit was refunded; try again later, or set "On Timeout" to "Output an Item" to keep going.',
 	422: 'Fix the field named above. Nothing was charged.',
@@ -56,6 +59,13 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): Er
 			itemIndex,
 			description:
 				'Do not resubmit blindly: look at Bulk Job > Get Many first, so no list is charged twice.',
+		});
+	}
+	if (error instanceof VerificationUncertainError) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description:
+				'The answer was lost on the way back; the address may have been charged. Verify it again later if you need the answer.',
 		});
 	}
 	if (error instanceof WebhookVerificationError || error instanceof EvfError) {
