@@ -104,3 +104,40 @@ describe('preflightEmails', () => {
     expect(summarizePreflight(r)).toBe('1 unique address(es) to verify; 1 duplicate(s) removed; 1 malformed address(es) skipped (not charged)');
   });
 });
+
+describe('pasted forms: "Name <address>" and mailto: cells are understood and reported', () => {
+  test('each form gives its address, keeps its row index, and is listed in preflight.unwrapped', () => {
+    const report = preflightEmails([
+      'Ada Lovelace <ada@example.com>',
+      '"Lovelace, Ada" <ada2@example.com>',
+      'mailto:bob@example.com',
+      'mailto:carol%40example.com?subject=Hello',
+      '<dan@example.com>',
+      'plain@example.com',
+    ]);
+    expect(report.unique).toEqual(['ada@example.com', 'ada2@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com', 'plain@example.com']);
+    expect(report.uniqueSourceIndex).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(report.malformed).toEqual([]);
+    expect(report.unwrapped).toEqual([
+      { input: 'Ada Lovelace <ada@example.com>', email: 'ada@example.com', index: 0, how: 'display_name' },
+      { input: '"Lovelace, Ada" <ada2@example.com>', email: 'ada2@example.com', index: 1, how: 'display_name' },
+      { input: 'mailto:bob@example.com', email: 'bob@example.com', index: 2, how: 'mailto' },
+      { input: 'mailto:carol%40example.com?subject=Hello', email: 'carol@example.com', index: 3, how: 'mailto' },
+      { input: '<dan@example.com>', email: 'dan@example.com', index: 4, how: 'display_name' },
+    ]);
+    expect(summarizePreflight(report)).toMatch(/5 taken from "Name <address>" or mailto: cells/);
+  });
+
+  test('an unwrapped address dedupes against the plain one, ignoring case', () => {
+    const report = preflightEmails(['ADA@example.com', 'Ada <ada@EXAMPLE.com>']);
+    expect(report.unique).toEqual(['ADA@example.com']);
+    expect(report.duplicates).toEqual([{ email: 'ada@EXAMPLE.com', index: 1, firstIndex: 0 }]);
+  });
+
+  test('what is inside must still be a valid address; otherwise the cell is malformed as it stands', () => {
+    const report = preflightEmails(['Ada <not-an-address>', 'mailto:', 'Ada ada@example.com']);
+    expect(report.unique).toEqual([]);
+    expect(report.malformed.map((m) => m.email)).toEqual(['Ada <not-an-address>', 'mailto:', 'Ada ada@example.com']);
+    expect(report.unwrapped).toEqual([]);
+  });
+});

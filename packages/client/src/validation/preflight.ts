@@ -100,6 +100,11 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     if (item === null || item === undefined) continue;
     const text = typeof item === 'string' ? item : String(item);
     const code = scanEmail(text);
+    // A whole cell in a pasted form ("Lovelace, Ada" <ada@x.com>) is one address, commas and all.
+    if (code < 0 && unwrapAddress(text)) {
+      take(text, index, code, false);
+      continue;
+    }
     // The scan stops at the first error, which may come before a separator ("a@@x.com, b@y.com"), so a
     // refused cell is looked at again for separators: valid addresses after a bad one are never lost.
     if (code >= 0 || (code !== SCAN_SEPARATOR && !HAS_LIST_SEPARATOR.test(text))) {
