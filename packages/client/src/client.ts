@@ -1,26 +1,16 @@
 import { HttpCore, DEFAULT_RETRY, type RequestOptions, type RetryOptions, type HttpCoreOptions } from './core/http';
 import type { Runtime } from './core/runtime';
 import type { Transport } from './core/transport';
-import {
-  AuthenticationError,
-  ConnectionError,
-  EvfError,
-  InputError,
-  JobWaitTimeoutError,
-  RequestTimeoutError,
-  VerificationUncertainError,
-} from './errors';
-import { JOB_STATUSES, LIMITS, STOPPED_STATUSES } from './limits';
+import { AuthenticationError, InputError, VerificationUncertainError } from './errors';
+import { LIMITS } from './limits';
 import { planSubmission, postBulk, postPlan, type ListSubmission, type SubmitListOptions, type SubmitListParams } from './bulk';
 import { allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
-import { GROUPS, categorize, type Group } from './categories';
 import { emailProblem } from './validation/email';
 import {
   assertApiKey,
   assertJobId,
   assertJobsLimit,
   assertKeyId,
-  assertMaxItems,
   assertName,
   assertOffset,
   assertPage,
@@ -28,8 +18,10 @@ import {
   assertPriority,
   assertSingleEmail,
 } from './validation/params';
-import { assertWebhookUrl, checkResolvedAddresses, type WebhookUrlOptions } from './validation/webhook-url';
-import { isIpLiteral, isLoopbackUrl } from './validation/ip';
+import { assertWebhookUrlPolicy, type WebhookUrlPolicy } from './validation/webhook-url';
+import { isLoopbackUrl } from './validation/ip';
+import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
+import { waitForJob, type WaitOptions } from './core/waiting';
 import type {
   Account,
   BulkSubmission,
@@ -64,36 +56,8 @@ export interface ClientOptions {
    * webhook_url rules. Loopback http receivers are allowed only against a local sandbox: by default
    * exactly when the base URL itself is on loopback, never against the real service.
    */
-  webhookUrl?: WebhookUrlOptions & {
-    /** Also resolve the host (runtime.lookup) and refuse non-public addresses before submitting. */
-    resolveHost?: boolean;
-  };
+  webhookUrl?: WebhookUrlPolicy;
   onRequest?: HttpCoreOptions['onRequest'];
-}
-
-export interface ResultsOptions {
-  /** Rows per page read, 1 to 1000 (default 1000: fewer requests; reading is free). */
-  pageSize?: number;
-  /**
-   * Pages fetched at once once the job has stopped and its row count is fixed (order is kept).
-   * While the job is still running, pages are read one by one.
-   */
-  concurrency?: number;
-  /** Stop after this many rows (counted after the group filter). */
-  maxRows?: number;
-  /** Only rows in these groups (from the category mapping, never the row's status); all when absent or empty. */
-  groups?: readonly Group[];
-  /**
-   * Default true: reading a job that is still running is never silently partial. When the stored rows
-   * are exhausted but the job has not stopped, the reader waits a poll interval and reads on until the
-   * job stops, so every row comes. `false` reads only the rows stored now: then the last page's `status`
-   * says whether the job was still running (and so whether rows are missing).
-   */
-  follow?: boolean;
-  /** Poll interval for `follow`, held within 10 to 30 s like waitForJob. */
-  pollIntervalMs?: number;
-  signal?: AbortSignal;
-  timeoutMs?: number;
 }
 
 export interface RevokeResult {
@@ -106,21 +70,13 @@ export interface RevokeResult {
   confirmedBy: 'response' | 'own-key-refused';
 }
 
-export interface WaitOptions {
-  /** Poll interval, held within the spec's recommended 10 to 30 seconds (default 15 s). */
-  intervalMs?: number;
-  /** Overall deadline; JobWaitTimeoutError after it. Default: no deadline. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onProgress?: (job: Job) => void;
-}
-
 const VERIFY_SINGLE_TIMEOUT_MS = LIMITS.singleVerificationWaitMs + 5_000;
 
-/** The spec recommends polling every 10 to 30 s; no caller may poll faster, whatever it asks. */
-function pollInterval(ms: number | undefined): number {
-  return Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, ms ?? LIMITS.defaultPollIntervalMs));
-}
+/**
+ * The facade: one method per endpoint, plus the list, pagination and waiting helpers, each of which
+ * lives in its own module (bulk.ts, core/pagination.ts, core/waiting.ts). Requests, retries and error
+ * mapping are core/http.ts's; rules are validation/*'s.
+ */
 
 /**
  * The service's base URL is never guessed: a key sent to the wrong place is a leaked key. It must be
@@ -148,14 +104,8 @@ function assertBaseUrl(baseUrl: unknown): asserts baseUrl is string {
   );
 }
 
-/** A job has stopped when it says so; when the flag is missing, its status decides. */
-export function isJobStopped(job: { status: Job['status']; terminal?: boolean | null }): boolean {
-  if (typeof job.terminal === 'boolean') return job.terminal;
-  return STOPPED_STATUSES.includes(job.status);
-}
-
 export class EmailVerificationClient {
-  readonly http: HttpCore;
+  private readonly http: HttpCore;
   private readonly options: ClientOptions;
 
   constructor(options: ClientOptions) {
@@ -256,22 +206,10 @@ export class EmailVerificationClient {
   }
 
   /** The webhook_url rules of the spec, plus a DNS check when configured. */
-  async assertWebhookUrl(url: unknown): Promise<void> {
-    const rules = this.options.webhookUrl ?? {};
-    assertWebhookUrl(url, rules);
-    const lookup = this.options.runtime.lookup;
-    if (!rules.resolveHost || !lookup) return;
-    const host = new URL(url as string).hostname.replace(/^\[|\]$/g, '');
-    if (isIpLiteral(host)) return;
-    let addresses: string[];
-    try {
-      addresses = await lookup(host);
-    } catch {
-      addresses = [];
-    }
-    const violations = rules.allowLoopbackHttp ? [] : checkResolvedAddresses(host, addresses);
-    if (violations.length) throw new InputError('webhook_url', violations[0]!.rule, violations.map((v) => v.message).join('; '));
+  assertWebhookUrl(url: unknown): Promise<void> {
+    return assertWebhookUrlPolicy(url, this.options.webhookUrl ?? {}, this.options.runtime.lookup);
   }
+
 
   async getJob(jobId: string, opts: RequestOptions = {}): Promise<Job> {
     assertJobId(jobId);
@@ -300,27 +238,8 @@ export class EmailVerificationClient {
   }
 
   /** Every job, newest first, page by page (offset paging, `pageSize` up to 100). */
-  async *jobs(params: { status?: string; pageSize?: number; maxItems?: number; signal?: AbortSignal } = {}): AsyncGenerator<JobListItem> {
-    const limit = params.pageSize ?? LIMITS.maxJobsLimit;
-    assertJobsLimit(limit);
-    assertMaxItems(params.maxItems);
-    if (params.maxItems === 0) return;
-    let offset = 0;
-    let yielded = 0;
-    const seen = new Set<string>();
-    for (;;) {
-      const page = await this.listJobs({ status: params.status, limit, offset }, { signal: params.signal });
-      const jobs = Array.isArray(page.jobs) ? page.jobs : [];
-      for (const job of jobs) {
-        // A job created while paging shifts the offsets by one: skip what was already given.
-        if (seen.has(job.job_id)) continue;
-        seen.add(job.job_id);
-        yield job;
-        if (params.maxItems !== undefined && ++yielded >= params.maxItems) return;
-      }
-      if (jobs.length < limit) return;
-      offset += jobs.length;
-    }
+  jobs(params: JobsOptions = {}): AsyncGenerator<JobListItem> {
+    return listAllJobs(this, params);
   }
 
   async getResultsPage(jobId: string, params: ResultsPageParams = {}, opts: RequestOptions = {}): Promise<ResultsPage> {
@@ -338,117 +257,21 @@ export class EmailVerificationClient {
   }
 
   /**
-   * Every stored row of a job, in order. Works while the job runs (rows are stored as they become final)
-   * and ends when a page says has_more is false.
+   * Every row of a job, in order, read page by page. On a running job it waits for rows to come until
+   * the job stops (see ResultsOptions.follow); `groups` filters by the category mapping.
    */
-  async *results(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
-    assertMaxItems(options.maxRows, 'maxRows');
-    const max = options.maxRows ?? Number.POSITIVE_INFINITY;
-    if (max === 0) return;
-    const groups = options.groups?.length ? new Set<Group>(options.groups) : undefined;
-    for (const g of groups ?? []) {
-      if (!GROUPS.includes(g)) throw new InputError('groups', 'enum', `Unknown group "${String(g)}": use ${GROUPS.join(', ')}.`);
-    }
-    // With a group filter, maxRows counts matching rows, so the pages cannot be cut short by it.
-    const pageOptions = groups ? { ...options, maxRows: undefined } : options;
-    let given = 0;
-    for await (const page of this.resultPages(jobId, pageOptions)) {
-      for (const row of page.results ?? []) {
-        if (groups && !groups.has(categorize(row.details).group)) continue;
-        if (given >= max) return;
-        given++;
-        yield row;
-      }
-    }
+  results(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
+    return resultRows(this, jobId, options);
   }
 
-  /**
-   * The pages behind results(), for callers that handle a page at a time (fewer awaits per row, and
-   * memory bounded by one page). Stops once the job has stopped and has_more is false, or once maxRows
-   * rows were given; while the job runs (unless `follow: false`), a page that ends the stored rows of a running job is read again every poll interval until
-   * the job stops, and only rows not given before are passed on.
-   */
-  async *resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
-    const perPage = options.pageSize ?? LIMITS.maxPerPage;
-    assertJobId(jobId);
-    assertPerPage(perPage);
-    const concurrency = Math.max(1, Math.min(16, Math.floor(options.concurrency ?? 1)));
-    const max = options.maxRows ?? Number.POSITIVE_INFINITY;
-    const opts = { signal: options.signal, timeoutMs: options.timeoutMs };
-    const fetchPage = (p: number): Promise<ResultsPage> => this.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
-    const interval = pollInterval(options.pollIntervalMs);
-    let rows = 0;
-    let page = 1;
-    let alreadyGiven = 0; // rows of `page` passed on by an earlier read of the same page (follow mode)
-    let stopped = false;
-    let current = await fetchPage(page);
-    for (;;) {
-      const fresh = alreadyGiven ? { ...current, results: (current.results ?? []).slice(alreadyGiven) } : current;
-      if (fresh.results?.length || !alreadyGiven) yield fresh;
-      rows += fresh.results?.length ?? 0;
-      if (rows >= max) return;
-      if (!current.has_more) {
-        if (options.follow === false || stopped || STOPPED_STATUSES.includes(current.status)) return;
-        // A status the spec does not name is not taken as running forever: the job's own flag decides.
-        if (!(JOB_STATUSES as readonly string[]).includes(current.status)) stopped = isJobStopped(await this.getJob(jobId, opts));
-        // The stored rows are read but the job runs on: look again after a poll interval. Once the job
-        // has stopped, its page is read once more at once, for rows stored since the last read.
-        const onPage = current.results?.length ?? 0;
-        if (!stopped) await this.options.runtime.sleep(interval, options.signal);
-        if (onPage >= perPage) {
-          page++;
-          alreadyGiven = 0;
-        } else alreadyGiven = onPage;
-        current = await fetchPage(page);
-        continue;
-      }
-      alreadyGiven = 0;
-      // Once the job has stopped its rows are fixed, so the remaining pages can be fetched side by side.
-      const lastPage = Math.ceil((current.total ?? 0) / perPage);
-      if (concurrency > 1 && STOPPED_STATUSES.includes(current.status) && lastPage > page + 1) {
-        for (let start = page + 1; start <= lastPage; start += concurrency) {
-          const numbers: number[] = [];
-          for (let p = start; p < start + concurrency && p <= lastPage; p++) numbers.push(p);
-          // Settle the whole window before yielding, so no request is left running unobserved.
-          const pages = await Promise.all(numbers.map(fetchPage));
-          for (let i = 0; i < pages.length; i++) {
-            current = pages[i]!;
-            page = numbers[i]!;
-            yield current;
-            rows += current.results?.length ?? 0;
-            if (!current.has_more || rows >= max) return;
-          }
-        }
-        // The total was stale (has_more still true on the last page it implied): carry on one by one.
-      }
-      page++;
-      current = await fetchPage(page);
-    }
+  /** The pages behind results(), for callers that handle a page at a time (memory bounded by one page). */
+  resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
+    return resultPages(this, jobId, options);
   }
 
-  /** Polls GET /v1/jobs/{id} until the job stops. The interval never comes from estimated_seconds. */
-  async waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
-    assertJobId(jobId);
-    const interval = pollInterval(options.intervalMs);
-    const runtime = this.options.runtime;
-    const started = runtime.now();
-    const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : started + options.timeoutMs;
-    let last: Job | undefined;
-    for (;;) {
-      try {
-        last = await this.getJob(jobId, { signal: options.signal });
-      } catch (error) {
-        // A poll that got no answer is not the end of the job: try again at the next tick.
-        if (!(error instanceof ConnectionError || error instanceof RequestTimeoutError)) throw error;
-      }
-      if (last) {
-        options.onProgress?.(last);
-        if (isJobStopped(last)) return last;
-      }
-      const now = runtime.now();
-      if (now >= deadline) throw new JobWaitTimeoutError(jobId, now - started, last?.status);
-      await runtime.sleep(Math.min(interval, Math.max(0, deadline - now)), options.signal);
-    }
+  /** Polls GET /v1/jobs/{id} every 10 to 30 s until the job stops. The interval never comes from estimated_seconds. */
+  waitForJob(jobId: string, options: WaitOptions = {}): Promise<Job> {
+    return waitForJob(this, jobId, options);
   }
 
   async getCredits(opts: RequestOptions = {}): Promise<CreditBalance> {
@@ -484,4 +307,3 @@ export class EmailVerificationClient {
   }
 }
 
-export { EvfError };

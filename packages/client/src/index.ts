@@ -2,33 +2,50 @@
  * @evf/client: the platform-neutral core. No timers, no process, no global object, and no imports but
  * node:crypto, so it can be bundled into an n8n community node and pass n8n's package scanner.
  * Node's defaults (fetch transport, timers, DNS) live in the `@evf/client/node` entry point.
+ *
+ * This is the public surface the README documents; everything else is internal.
  */
-export * from './types';
-export * from './errors';
-export * from './limits';
-export * from './categories';
-export { EmailVerificationClient, isJobStopped } from './client';
-export type { ClientOptions, ResultsOptions, WaitOptions, RevokeResult } from './client';
-export { planSubmission } from './bulk';
+
+// The client and what its calls take and give.
+export { EmailVerificationClient } from './client';
+export type { ClientOptions, RevokeResult } from './client';
+export type { RequestOptions, RetryOptions } from './core/http';
+export type { ResultsOptions, JobsOptions } from './core/pagination';
+export { isJobStopped } from './core/waiting';
+export type { WaitOptions } from './core/waiting';
 export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan } from './bulk';
+export { planSubmission } from './bulk';
+export * from './types';
+
+// Errors, one class per situation.
+export * from './errors';
+
+// The spec's limits, statuses and the API allowance tables.
+export { LIMITS, JOB_STATUSES, STOPPED_STATUSES, PRIORITIES, API_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from './limits';
 export { allowanceOf, PLAN_ALLOWANCES } from './allowance';
 export type { ApiAllowance } from './allowance';
-export { HttpCore, DEFAULT_RETRY } from './core/http';
-export type { RequestOptions, RetryOptions } from './core/http';
-export type { Runtime } from './core/runtime';
-export { TransportError, lowerCaseHeaders } from './core/transport';
-export type { Transport, TransportRequest, TransportResponse, HttpMethod, TransportFailure } from './core/transport';
-export { parseRetryHeader, backoffDelay } from './core/retry';
-export { scanEmail, isEmailSyntaxValid, emailProblem, parseEmailList, reasonFor, SCAN_OK, SCAN_OK_UPPER, SCAN_SEPARATOR } from './validation/email';
+
+// Decisions: the dashboard's category mapping.
+export * from './categories';
+
+// Checks a platform runs on its own inputs before anything is sent.
 export { preflightEmails, summarizePreflight } from './validation/preflight';
-export type { PreflightReport, DuplicateAddress, MalformedAddress, PreflightOptions, UnwrappedAddress } from './validation/preflight';
-export { unwrapAddress } from './validation/email';
-export { checkWebhookUrl, assertWebhookUrl, checkResolvedAddresses } from './validation/webhook-url';
-export type { WebhookUrlViolation, WebhookUrlOptions } from './validation/webhook-url';
-export { classifyAddress, isIpLiteral, isLoopbackUrl, parseIPv4, parseIPv6 } from './validation/ip';
+export type { PreflightReport, PreflightOptions, DuplicateAddress, MalformedAddress, UnwrappedAddress } from './validation/preflight';
+export { isEmailSyntaxValid, emailProblem } from './validation/email';
+export { checkWebhookUrl, checkResolvedAddresses } from './validation/webhook-url';
+export type { WebhookUrlViolation, WebhookUrlOptions, WebhookUrlPolicy } from './validation/webhook-url';
+export { classifyAddress, isLoopbackUrl } from './validation/ip';
 export type { AddressClass } from './validation/ip';
-export * from './validation/params';
-export { verifyWebhook, getHeader, WebhookVerificationError } from './webhooks/verify';
+export { assertApiKey, assertWebhookSecret } from './validation/params';
+
+// Webhooks: verify what the service sends; sign test deliveries the same way.
+export { verifyWebhook, WebhookVerificationError } from './webhooks/verify';
 export type { VerifiedWebhook, VerifyWebhookInput, WebhookFailure, HeaderBag } from './webhooks/verify';
 export { signWebhook, buildWebhookDelivery } from './webhooks/sign';
 export type { WebhookDelivery } from './webhooks/sign';
+
+// For platform transports and runtimes.
+export type { Runtime } from './core/runtime';
+export { TransportError, lowerCaseHeaders } from './core/transport';
+export type { Transport, TransportRequest, TransportResponse, HttpMethod, TransportFailure } from './core/transport';
+export { parseRetryHeader } from './core/retry';

@@ -27,6 +27,6 @@ export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'int
  * Statuses after which a job cannot move on. The spec names them but does not show the exact terminal
  * set, so the job's own `terminal` flag wins whenever it is present.
  */
-export const STOPPED_STATUSES: readonly string[] = ['completed', 'failed', 'interrupted', 'cancelled'];
+export const STOPPED_STATUSES: readonly string[] = JOB_STATUSES.filter((s) => s !== 'queued' && s !== 'processing');
 export const API_KEY_PREFIX = 'evf_';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

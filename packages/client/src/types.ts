@@ -3,15 +3,17 @@
  * Where the spec says "not shown", the type stays open (unknown / index signature) on purpose:
  * code must not rely on a shape the service never promised.
  */
+import type { JOB_STATUSES, PRIORITIES } from './limits';
 
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'interrupted' | 'cancelled';
+
+export type JobStatus = (typeof JOB_STATUSES)[number];
 /** A status string as read from the wire: the known ones, or one the spec has not named yet. */
 export type JobStatusValue = JobStatus | (string & {});
 
 export type SingleStatus = 'valid' | 'invalid' | 'risky';
 export type PrimaryLabel = 'valid' | 'invalid' | 'catch_all' | 'inbox_full' | 'disabled' | 'unknown' | 'not_verified';
 export type TagLabel = 'spam_trap' | 'disposable' | 'role';
-export type Priority = 'normal' | 'high' | 'urgent';
+export type Priority = (typeof PRIORITIES)[number];
 
 export interface Tag {
   label: TagLabel | (string & {});

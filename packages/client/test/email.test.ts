@@ -1,4 +1,5 @@
-import { isEmailSyntaxValid, emailProblem, parseEmailList, preflightEmails, summarizePreflight, scanEmail, SCAN_OK_UPPER } from '@evf/client';
+import { isEmailSyntaxValid, emailProblem, preflightEmails, summarizePreflight } from '@evf/client';
+import { parseEmailList, scanEmail, SCAN_OK_UPPER } from '../src/validation/email';
 
 describe('email syntax', () => {
   test.each([

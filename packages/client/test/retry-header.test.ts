@@ -1,4 +1,5 @@
-import { parseRetryHeader, backoffDelay } from '@evf/client';
+import { parseRetryHeader } from '@evf/client';
+import { backoffDelay } from '../src/core/retry';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 0, 0);
 

@@ -1,4 +1,5 @@
-import { checkWebhookUrl, assertWebhookUrl, classifyAddress, checkResolvedAddresses, InputError } from '@evf/client';
+import { checkWebhookUrl, classifyAddress, checkResolvedAddresses, InputError } from '@evf/client';
+import { assertWebhookUrl } from '../src/validation/webhook-url';
 
 const rules = (url: string, opts = {}) => checkWebhookUrl(url, opts).map((v) => v.rule);
 

@@ -69,18 +69,17 @@ const REASONS: Record<number, string> = {
   [SCAN_SEPARATOR]: 'contains a space, comma or semicolon (one address per cell or line)',
 };
 
-let lastHash = 0;
-
 /**
- * The case-folded FNV-1a hash of the address most recently accepted by scanEmail, computed in the same
- * pass: dedupe needs no lower-cased copy and no second walk over the characters.
+ * Where scanEmail leaves the case-folded FNV-1a hash of an address it accepts, computed in the same pass:
+ * dedupe needs no lower-cased copy and no second walk over the characters. The caller owns it, so no
+ * state is kept between calls.
  */
-export function lastScanHash(): number {
-  return lastHash;
+export interface ScanHash {
+  hash: number;
 }
 
 /** One pass: validity and whether the address holds upper case. See SCAN_* and reasonFor. */
-export function scanEmail(s: string): number {
+export function scanEmail(s: string, out?: ScanHash): number {
   const n = s.length;
   if (n === 0) return R_EMPTY;
   if (n > LIMITS.maxEmailLength) {
@@ -150,7 +149,7 @@ export function scanEmail(s: string): number {
     h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
   }
   // Kept within 30 bits so V8 stores it as a small integer: a full int32 would be boxed on every call.
-  lastHash = h & 0x3fffffff;
+  if (out) out.hash = h & 0x3fffffff;
   return upper ? SCAN_OK_UPPER : SCAN_OK;
 }
 
@@ -216,10 +215,9 @@ const ANGLE_FORM = /^(?:"[^"]*"|[^<>"]*)\s*<\s*([^<>\s]+)\s*>$/;
 
 /**
  * The address inside `Ada Lovelace <ada@x.com>`, `"Lovelace, Ada" <ada@x.com>` or `mailto:ada@x.com?subject=Hi`,
- * when it is valid; undefined otherwise. Its scanEmail call is the last one made, so lastScanHash()
- * belongs to the address returned.
+ * when it is valid; undefined otherwise. `out` receives the hash of the address returned.
  */
-export function unwrapAddress(text: string): { email: string; how: UnwrapKind } | undefined {
+export function unwrapAddress(text: string, out?: ScanHash): { email: string; how: UnwrapKind } | undefined {
   const t = text.trim();
   let inner: string | undefined;
   let how: UnwrapKind = 'display_name';
@@ -234,6 +232,6 @@ export function unwrapAddress(text: string): { email: string; how: UnwrapKind } 
       return undefined;
     }
   }
-  if (inner === undefined || scanEmail(inner) < 0) return undefined;
+  if (inner === undefined || scanEmail(inner, out) < 0) return undefined;
   return { email: inner, how };
 }

@@ -133,11 +133,20 @@ export function isIpLiteral(host: string): boolean {
   return parseIPv4(host) !== undefined || parseIPv6(host) !== undefined;
 }
 
+/** A URL's host as an address or name: IPv6 brackets off ("[::1]" -> "::1"), lower case. */
+export function bareHost(hostname: string): string {
+  return (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname).toLowerCase();
+}
+
+/** localhost, a *.localhost name, or a loopback address (bare, see bareHost). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
+}
+
 /** True when a URL's host is localhost or a loopback address: the local sandbox, never the real service. */
 export function isLoopbackUrl(url: string): boolean {
   try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
+    return isLoopbackHost(bareHost(new URL(url).hostname));
   } catch {
     return false;
   }

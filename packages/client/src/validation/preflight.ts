@@ -1,5 +1,5 @@
 import { LIMITS } from '../limits';
-import { LIST_SEPARATORS, SCAN_SEPARATOR, lastScanHash, reasonFor, sameAddressIgnoringCase, scanEmail, unwrapAddress, type UnwrapKind } from './email';
+import { LIST_SEPARATORS, SCAN_SEPARATOR, reasonFor, sameAddressIgnoringCase, scanEmail, unwrapAddress, type ScanHash, type UnwrapKind } from './email';
 
 const HAS_LIST_SEPARATOR = /[\r\n,;\t]/;
 
@@ -61,6 +61,8 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
 
   const malformed: MalformedAddress[] = [];
   const unwrapped: UnwrappedAddress[] = [];
+  // Each accepted scan leaves its address's hash here for `take`, which runs right after it.
+  const scanned: ScanHash = { hash: 0 };
 
   // Pass 1, in input order: the syntax scan, which also yields each address's case-folded hash. A
   // candidate is an input item, or a part of an item that held several addresses (kept in `parts`).
@@ -72,7 +74,7 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   const take = (email: string, index: number, code: number, isPart: boolean): void => {
     received++;
     if (code < 0) {
-      const inner = unwrapAddress(email);
+      const inner = unwrapAddress(email, scanned);
       if (!inner) {
         malformed.push({ email, index, reason: reasonFor(code) });
         return;
@@ -92,14 +94,14 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     }
     if (isPart) parts.set(m, email);
     candItem[m] = index;
-    candHash[m] = lastScanHash();
+    candHash[m] = scanned.hash;
     m++;
   };
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
     if (item === null || item === undefined) continue;
     const text = typeof item === 'string' ? item : String(item);
-    const code = scanEmail(text);
+    const code = scanEmail(text, scanned);
     // A whole cell in a pasted form ("Lovelace, Ada" <ada@x.com>) is one address, commas and all.
     if (code < 0 && unwrapAddress(text)) {
       take(text, index, code, false);
@@ -116,7 +118,7 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
     // A space inside a part stays an error: "Anna Smith anna@x.com" is not an address.
     for (const part of text.split(LIST_SEPARATORS)) {
       const trimmed = part.trim();
-      if (trimmed) take(trimmed, index, scanEmail(trimmed), true);
+      if (trimmed) take(trimmed, index, scanEmail(trimmed, scanned), true);
     }
   }
   // Most lists hold one address per cell: then no candidate is a part and no look-up is needed.

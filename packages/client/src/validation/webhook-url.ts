@@ -1,6 +1,7 @@
 import { InputError } from '../errors';
 import { LIMITS } from '../limits';
-import { classifyAddress, isIpLiteral, type AddressClass } from './ip';
+import type { Runtime } from '../core/runtime';
+import { bareHost, classifyAddress, isIpLiteral, isLoopbackHost, type AddressClass } from './ip';
 
 export interface WebhookUrlViolation {
   rule: 'length' | 'syntax' | 'https' | 'credentials' | 'port' | 'public_host' | 'resolves_public';
@@ -24,11 +25,6 @@ function isNonPublicName(host: string): boolean {
   return NON_PUBLIC_SUFFIXES.some((s) => h === s || h.endsWith('.' + s));
 }
 
-function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || classifyAddress(h) === 'loopback';
-}
-
 /**
  * Every rule of the spec for webhook_url, checked without the network. Returns all violations, so a user
  * fixes the URL once. Host names are checked again against DNS by checkResolvedAddresses when a resolver is at hand.
@@ -49,7 +45,8 @@ export function checkWebhookUrl(url: unknown, options: WebhookUrlOptions = {}): 
     return out;
   }
   const host = parsed.hostname;
-  const loopbackDev = options.allowLoopbackHttp === true && isLoopbackHost(host);
+  const bare = bareHost(host);
+  const loopbackDev = options.allowLoopbackHttp === true && isLoopbackHost(bare);
   if (parsed.protocol !== 'https:' && !(loopbackDev && parsed.protocol === 'http:')) {
     out.push({ rule: 'https', message: `webhook_url must use https:// (it uses ${parsed.protocol.replace(':', '')})` });
   }
@@ -64,7 +61,6 @@ export function checkWebhookUrl(url: unknown, options: WebhookUrlOptions = {}): 
     }
   }
   if (!loopbackDev) {
-    const bare = host.startsWith('[') ? host.slice(1, -1) : host;
     if (isIpLiteral(bare)) {
       const cls = classifyAddress(bare);
       if (cls !== 'public') out.push({ rule: 'public_host', message: `webhook_url points at a ${describe(cls)} address (${host}); it must be reachable from the internet` });
@@ -81,6 +77,30 @@ export function assertWebhookUrl(url: unknown, options: WebhookUrlOptions = {}):
   if (violations.length) {
     throw new InputError('webhook_url', violations[0]!.rule, violations.map((v) => v.message).join('; '));
   }
+}
+
+export interface WebhookUrlPolicy extends WebhookUrlOptions {
+  /** Also resolve the host (runtime.lookup) and refuse non-public addresses before submitting. */
+  resolveHost?: boolean;
+}
+
+/**
+ * The client's whole webhook_url policy before a submission: every rule of the spec, then, when asked
+ * and a resolver is at hand, the DNS half (the host must resolve, and only to public addresses).
+ */
+export async function assertWebhookUrlPolicy(url: unknown, policy: WebhookUrlPolicy, lookup: Runtime['lookup']): Promise<void> {
+  assertWebhookUrl(url, policy);
+  if (!policy.resolveHost || !lookup) return;
+  const host = bareHost(new URL(url as string).hostname);
+  if (isIpLiteral(host)) return;
+  let addresses: string[];
+  try {
+    addresses = await lookup(host);
+  } catch {
+    addresses = [];
+  }
+  const violations = policy.allowLoopbackHttp ? [] : checkResolvedAddresses(host, addresses);
+  if (violations.length) throw new InputError('webhook_url', violations[0]!.rule, violations.map((v) => v.message).join('; '));
 }
 
 /** The DNS half of the public-address rule: every address a host resolves to must be public. */
