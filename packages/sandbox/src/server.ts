@@ -1,6 +1,7 @@
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SandboxClock } from './clock';
+import { DEMO_ACCOUNT } from './demo-account';
 import type { SandboxContext } from './context';
 import { AccountStore, type AccountCredentials, type AccountSeed } from './engine/accounts';
 import { JobEngine, jobView } from './engine/jobs';
@@ -49,12 +50,13 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const DEFAULT_ACCOUNT: AccountSeed = {
-  id: 'acct_demo',
-  name: 'Demo account',
-  plan: 'pro',
-  credits: 1_000_000,
-};
+/**
+ * With no accounts given, the sandbox seeds the demo account with fresh credentials: the fixed public
+ * key and secret are for `npm start` and `npm run n8n`, which seed DEMO_ACCOUNT as it is.
+ */
+function withFreshCredentials({ keys: _keys, webhookSecret: _secret, ...profile }: AccountSeed): AccountSeed {
+  return profile;
+}
 const MAX_LOGGED_REQUESTS = 100_000;
 
 function injectedFailure(ctx: SandboxContext, spec: FailNextSpec, when: 'before' | 'after'): Reply {
@@ -116,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     : options;
   const clock = new SandboxClock(positive('timeScale', opts.timeScale ?? 1), opts.now);
   const accounts = new AccountStore(() => clock.now());
-  const seeds = opts.accounts && opts.accounts.length ? opts.accounts : [DEFAULT_ACCOUNT];
+  const seeds = opts.accounts && opts.accounts.length ? opts.accounts : [withFreshCredentials(DEMO_ACCOUNT)];
   const seeded = seeds.map((s) => accounts.add(s));
   const jobs = new JobEngine({
     clock,

@@ -7,11 +7,13 @@ import type { AccountStore } from './engine/accounts';
 import type { JobRecord } from './engine/jobs';
 import type { FaultController } from './faults';
 import {
-  buildWebhookDelivery,
-  checkResolvedAddresses,
-  checkWebhookUrl,
-  classifyAddress,
+  hostOf,
+  isIp,
+  isLoopbackHost,
   LIMITS,
+  resolvedAddressViolations,
+  signedDelivery,
+  webhookUrlViolations,
   type WebhookBody,
 } from './rules';
 
@@ -57,15 +59,6 @@ export interface WebhookDispatcherOptions {
   /** Spec milliseconds; defaults are the spec's 2 s, 10 s, 60 s, 300 s and 10 s. */
   retryWaitsMs?: readonly number[];
   ackTimeoutMs?: number;
-}
-
-function isLoopbackName(host: string): boolean {
-  const h = host.toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost');
-}
-
-function bareHost(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
 export function webhookBody(job: JobRecord): WebhookBody {
@@ -133,10 +126,10 @@ export class WebhookDispatcher {
     body: WebhookBody,
   ): Promise<Omit<DeliveryAttempt, 'jobId' | 'event' | 'attempt' | 'at'>> {
     const allowLoopbackHttp = this.opts.allowInsecureWebhooks;
-    const violations = checkWebhookUrl(url, { allowLoopbackHttp });
+    const violations = webhookUrlViolations(url, { allowLoopbackHttp });
     if (violations.length) return { outcome: 'refused_url', detail: violations.map((v) => v.rule).join(',') };
     const target = new URL(url);
-    const host = bareHost(target.hostname);
+    const host = hostOf(target);
     let address: string;
     try {
       address = await this.resolveChecked(host, allowLoopbackHttp);
@@ -147,15 +140,14 @@ export class WebhookDispatcher {
     const account = this.opts.accounts.get(job.accountId);
     if (!account) return { outcome: 'refused_url', detail: 'account no longer exists' };
     const timestamp = Math.floor(this.opts.clock.now() / 1000);
-    const { rawBody, headers } = buildWebhookDelivery({ body, secret: account.webhookSecret, timestamp });
+    const { rawBody, headers } = signedDelivery(body, account.webhookSecret, timestamp);
     return this.post(target, address, rawBody, headers);
   }
 
   /** Returns the one address to connect to, or throws naming the rule the host breaks now. */
   private async resolveChecked(host: string, allowLoopbackHttp: boolean): Promise<string> {
-    const literal = classifyAddress(host) !== 'invalid';
     let addresses: string[];
-    if (literal) addresses = [host];
+    if (isIp(host)) addresses = [host];
     else {
       try {
         addresses = await this.opts.resolver(host);
@@ -163,14 +155,13 @@ export class WebhookDispatcher {
         addresses = [];
       }
     }
-    if (allowLoopbackHttp && (isLoopbackName(host) || classifyAddress(host) === 'loopback')) {
+    if (allowLoopbackHttp && isLoopbackHost(host)) {
       // Local development only: a loopback receiver must really be on loopback.
-      const loop = addresses.find((a) => classifyAddress(a) === 'loopback');
-      if (!loop || addresses.some((a) => classifyAddress(a) !== 'loopback'))
-        throw new Error('resolves_public');
+      const loop = addresses.find(isLoopbackHost);
+      if (!loop || !addresses.every(isLoopbackHost)) throw new Error('resolves_public');
       return loop;
     }
-    const violations = checkResolvedAddresses(host, addresses);
+    const violations = resolvedAddressViolations(host, addresses);
     if (violations.length) throw new Error(violations[0]!.rule);
     return addresses[0]!;
   }

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http/errors';
+import { KEY_PREFIX, SECRET_PREFIX } from '../rules';
 import { CreditLedger } from './ledger';
 import { allowanceFor, isPlanName, PLAN_NAMES, type Allowance, type PlanName } from './plans';
 import { UsageWindow } from './usage-window';
-
-const KEY_PREFIX = 'evf_';
-const SECRET_PREFIX = 'whsec_';
 
 /** How an account is described in options or a JSON config file. */
 export interface AccountSeed {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../clock';
 import {
-  categorize,
+  categoryOf,
+  isTerminal,
   type Buckets,
   type Job,
   type JobListItem,
@@ -58,14 +59,8 @@ export interface JobEngineOptions {
   tickMs?: number;
 }
 
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'interrupted', 'cancelled']);
-
 function emptyVerdicts(): Verdicts {
   return { valid: 0, invalid: 0, catch_all: 0, risky: 0, role_based: 0, disposable: 0, unknown: 0 };
-}
-
-export function isTerminal(status: string): boolean {
-  return TERMINAL.has(status);
 }
 
 export class JobEngine {
@@ -186,7 +181,7 @@ export class JobEngine {
       const email = job.emails[job.processed]!;
       const row = resultRow(email, { checkSmtp: job.checkSmtp });
       job.verdicts[verdictOf(row.details)] += 1;
-      job.buckets[categorize(row.details).group] += 1;
+      job.buckets[categoryOf(row.details).group] += 1;
       if (row.status === 'valid') job.validCount += 1;
       if (row.status === 'invalid') job.invalidCount += 1;
       if (isRefundable(outcomeKind(email))) job.refundable += 1;

@@ -1,5 +1,5 @@
 import {
-  categorize,
+  categoryOf,
   type Category,
   type Details,
   type PrimaryLabel,
@@ -212,5 +212,5 @@ const VERDICT_BY_CATEGORY: Record<Category, keyof Verdicts> = {
 
 /** Each row counts in exactly one verdict, so the verdicts always add up to `processed`. */
 export function verdictOf(details: Details): keyof Verdicts {
-  return VERDICT_BY_CATEGORY[categorize(details).category];
+  return VERDICT_BY_CATEGORY[categoryOf(details).category];
 }

@@ -7,16 +7,19 @@ import { HttpError, fieldError } from '../http/errors';
 import { intParam, readJsonObject } from '../http/io';
 import { formatWaitHeader, type Reply } from '../http/reply';
 import {
-  checkResolvedAddresses,
-  classifyAddress,
-  emailProblem,
+  addressProblem,
+  hostOf,
+  isIp,
+  isLoopbackHost,
   JOB_STATUSES,
   LIMITS,
+  resolvedAddressViolations,
   type BulkSubmission,
   type CreditBalance,
   type JobList,
   type ResultsPage,
   type SingleResult,
+  type WebhookUrlViolation,
 } from '../rules';
 import { validateBulkBody, webhookUrlRefused } from './validate-bulk';
 
@@ -80,7 +83,7 @@ async function verifySingle({ ctx, req, account }: RouteInput): Promise<Reply> {
   if (checkSmtp !== undefined && checkSmtp !== null && typeof checkSmtp !== 'boolean') {
     throw fieldError('check_smtp', 'type', 'check_smtp must be true or false.');
   }
-  const problem = emailProblem(email);
+  const problem = addressProblem(email);
   if (problem) {
     // Malformed addresses are free: refused before anything is charged.
     throw new HttpError(422, 'invalid_email', `The address ${problem}; nothing was charged.`, {
@@ -115,28 +118,29 @@ async function verifySingle({ ctx, req, account }: RouteInput): Promise<Reply> {
   return { status: 200, body: result };
 }
 
-async function resolvesPrivately(
-  ctx: SandboxContext,
-  url: string,
-): Promise<ReturnType<typeof checkResolvedAddresses>> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (classifyAddress(host) !== 'invalid') return []; // IP literals were judged by checkWebhookUrl
-  if (ctx.allowInsecureWebhooks && (host === 'localhost' || host.endsWith('.localhost'))) return [];
+/**
+ * The submission-time half of "resolves to a public address" (spec, webhook_url rules: "checked at
+ * submission and again before every delivery"). A host that does not resolve is refused like one that
+ * resolves privately: accepting it would charge for a list whose five deliveries can only fail.
+ */
+async function resolvedViolations(ctx: SandboxContext, url: string): Promise<WebhookUrlViolation[]> {
+  const host = hostOf(new URL(url));
+  if (isIp(host)) return []; // an IP literal was judged by its text already
+  if (ctx.allowInsecureWebhooks && isLoopbackHost(host)) return [];
   let addresses: string[];
   try {
     addresses = await ctx.resolver(host);
   } catch {
-    // Not resolvable right now: the delivery-time check decides; a DNS hiccup must not refuse a paid list.
-    return [];
+    addresses = [];
   }
-  return checkResolvedAddresses(host, addresses);
+  return resolvedAddressViolations(host, addresses);
 }
 
 async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
   const body = await readJsonObject(req, ctx.maxBodyBytes);
   const request = validateBulkBody(body, ctx.allowInsecureWebhooks);
   if (request.webhookUrl) {
-    const violations = await resolvesPrivately(ctx, request.webhookUrl);
+    const violations = await resolvedViolations(ctx, request.webhookUrl);
     if (violations.length) throw webhookUrlRefused(violations);
   }
   const paused = ctx.faults.newJobsPaused;

@@ -1,9 +1,9 @@
 import { HttpError, fieldError } from '../http/errors';
 import {
-  checkWebhookUrl,
-  emailProblem,
+  addressProblem,
   LIMITS,
   PRIORITIES,
+  webhookUrlViolations,
   type Priority,
   type WebhookUrlViolation,
 } from '../rules';
@@ -32,10 +32,6 @@ function describeItem(item: unknown): string {
   return json === undefined ? String(item) : json.slice(0, 300);
 }
 
-/**
- * Every rule of POST /v1/verify/bulk that can be judged from the body alone. Throws 422 naming the
- * field and the rule; for addresses, the 422 lists every offending item with its index and reason.
- */
 /** The one 422 for a webhook_url the service will not deliver to, whether judged by its text or its DNS. */
 export function webhookUrlRefused(violations: readonly WebhookUrlViolation[]): HttpError {
   return new HttpError(
@@ -46,6 +42,10 @@ export function webhookUrlRefused(violations: readonly WebhookUrlViolation[]): H
   );
 }
 
+/**
+ * Every rule of POST /v1/verify/bulk that can be judged from the body alone. Throws 422 naming the
+ * field and the rule; for addresses, the 422 lists every offending item with its index and reason.
+ */
 export function validateBulkBody(body: Record<string, unknown>, allowInsecureWebhooks: boolean): BulkRequest {
   const { emails, name, webhook_url: webhookUrl, priority, check_smtp: checkSmtp } = body;
   if (!Array.isArray(emails)) {
@@ -67,7 +67,7 @@ export function validateBulkBody(body: Record<string, unknown>, allowInsecureWeb
   const invalid: InvalidEmail[] = [];
   let invalidCount = 0;
   emails.forEach((item: unknown, index) => {
-    const reason = emailProblem(item);
+    const reason = addressProblem(item);
     if (reason === undefined) return;
     invalidCount += 1;
     if (invalid.length < MAX_LISTED_INVALID) invalid.push({ email: describeItem(item), index, reason });
@@ -91,7 +91,7 @@ export function validateBulkBody(body: Record<string, unknown>, allowInsecureWeb
     }
   }
   if (webhookUrl !== undefined && webhookUrl !== null) {
-    const violations = checkWebhookUrl(webhookUrl, { allowLoopbackHttp: allowInsecureWebhooks });
+    const violations = webhookUrlViolations(webhookUrl, { allowLoopbackHttp: allowInsecureWebhooks });
     if (violations.length) throw webhookUrlRefused(violations);
   }
   if (priority !== undefined && priority !== null && !(PRIORITIES as readonly unknown[]).includes(priority)) {
