@@ -29,6 +29,11 @@ export interface SubmitListOptions extends RequestOptions {
    * `null`: don't consider it.
    */
   allowance?: ApiAllowance | 'account' | null;
+  /**
+   * Refuse, before anything is sent or read, a list that needs more jobs than this (e.g. 1 where a
+   * platform can wait for one job only): InputError rule `max_jobs`.
+   */
+  maxJobs?: number;
 }
 
 export interface SubmissionPlan {
@@ -37,7 +42,11 @@ export interface SubmissionPlan {
   chunks: string[][];
   /** The largest job, after the allowance. */
   jobSize: number;
+  /** The job size asked for, before the allowance. */
+  maxPerJob: number;
   allowance: ApiAllowance | undefined;
+  /** The job fields, checked, sent with every job (set by the client's planList). */
+  fields: JobFields;
 }
 
 export interface ListSubmission {
@@ -70,27 +79,50 @@ export function planSubmission(
   if (!Number.isInteger(asked) || asked < 1 || asked > LIMITS.maxEmailsPerJob) {
     throw new InputError('maxPerJob', 'range', `The job size must be a whole number from 1 to ${LIMITS.maxEmailsPerJob}.`);
   }
-  const jobSize = allowanceJobSize(asked, options.allowance);
-  const preflight = preflightEmails(emails, { maxPerJob: jobSize });
+  const preflight = preflightEmails(emails, { maxPerJob: asked });
   if (preflight.unique.length === 0) {
     const detail = preflight.malformed.length
       ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
       : '';
     throw new InputError('emails', 'min_items', `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`);
   }
-  const perDay = options.allowance?.exact === false ? null : options.allowance?.perDay;
-  if (perDay != null && preflight.unique.length > perDay) {
+  return sizePlan({ preflight, chunks: preflight.chunks, jobSize: asked, maxPerJob: asked, allowance: undefined, fields: {} }, options.allowance);
+}
+
+/**
+ * The same plan with jobs sized to an allowance learnt later (no address is scanned again). Refuses,
+ * before anything is charged, a list an exact daily allowance can never take at once.
+ */
+/** Refuses a plan with more jobs than `maxJobs` (see SubmitListOptions.maxJobs). */
+export function assertMaxJobs(plan: SubmissionPlan, maxJobs: number | undefined): void {
+  if (maxJobs === undefined || plan.chunks.length <= maxJobs) return;
+  throw new InputError(
+    'emails',
+    'max_jobs',
+    `The list has ${plan.preflight.unique.length} unique addresses: that is ${plan.chunks.length} jobs of up to ${plan.jobSize}, and at most ${maxJobs} can be sent here. Nothing was sent or charged.`,
+  );
+}
+
+export function sizePlan(plan: SubmissionPlan, allowance: ApiAllowance | undefined): SubmissionPlan {
+  const { unique } = plan.preflight;
+  const perDay = allowance?.exact === false ? null : allowance?.perDay;
+  if (perDay != null && unique.length > perDay) {
     throw new InputError(
       'emails',
       'allowance',
-      `The list has ${preflight.unique.length} unique addresses, but this account's API allowance is ${perDay} addresses a day, shared by all its keys: ` +
+      `The list has ${unique.length} unique addresses, but this account's API allowance is ${perDay} addresses a day, shared by all its keys: ` +
         `it can never be submitted at once. Submit at most ${perDay} a day, or upload it in the app's dashboard (up to 2,000,000 addresses, never rate-limited). Nothing was sent or charged.`,
     );
   }
-  return { preflight, chunks: preflight.chunks, jobSize, allowance: options.allowance };
+  const jobSize = allowanceJobSize(plan.maxPerJob, allowance);
+  if (jobSize === plan.jobSize && allowance === plan.allowance) return plan;
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += jobSize) chunks.push(unique.slice(i, i + jobSize));
+  return { ...plan, preflight: { ...plan.preflight, chunks }, chunks, jobSize, allowance };
 }
 
-type JobFields = Omit<SubmitBulkParams, 'emails'>;
+/** What goes with every job of a list. */
+export type JobFields = Omit<SubmitBulkParams, 'emails'>;
 
 /** One POST /v1/verify/bulk of an already-checked list. Never resent once it may have been accepted. */
 export async function postBulk(http: HttpCore, emails: string[], fields: JobFields, opts: RequestOptions = {}): Promise<BulkSubmission> {
@@ -120,7 +152,8 @@ export async function postBulk(http: HttpCore, emails: string[], fields: JobFiel
  * 422 charges nothing, so this costs requests, never credits. If anything stops it part way, the error
  * says which jobs were accepted, which chunk may have been, and which addresses were never sent.
  */
-export async function postPlan(http: HttpCore, plan: SubmissionPlan, fields: JobFields, opts: RequestOptions = {}): Promise<ListSubmission> {
+export async function postPlan(http: HttpCore, plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
+  const { fields } = plan;
   const jobs: BulkSubmission[] = [];
   const rejectedByService: MalformedAddress[] = [];
   const parts = plan.chunks.length;

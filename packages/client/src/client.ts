@@ -3,7 +3,18 @@ import type { Runtime } from './core/runtime';
 import type { Transport } from './core/transport';
 import { AuthenticationError, InputError, VerificationUncertainError } from './errors';
 import { LIMITS } from './limits';
-import { planSubmission, postBulk, postPlan, type ListSubmission, type SubmitListOptions, type SubmitListParams } from './bulk';
+import {
+  planSubmission,
+  postBulk,
+  postPlan,
+  sizePlan,
+  assertMaxJobs,
+  type JobFields,
+  type ListSubmission,
+  type SubmissionPlan,
+  type SubmitListOptions,
+  type SubmitListParams,
+} from './bulk';
 import { allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
 import { emailProblem } from './validation/email';
 import {
@@ -177,25 +188,39 @@ export class EmailVerificationClient {
   /**
    * Verifies a list as users have it: any size, pasted text or an array. Malformed addresses and
    * duplicates are taken out (reported, never charged), the rest is split into jobs the account can
-   * take, and each job is posted once. See bulk.ts for what happens on a 422 or a stop part way.
+   * take, and each job is posted once. The same as planList, then submitPlan.
    */
   async submitList(params: SubmitListParams, options: SubmitListOptions = {}): Promise<ListSubmission> {
+    return this.submitPlan(await this.planList(params, options), options);
+  }
+
+  /**
+   * Everything decided before a list costs anything: the job fields checked, pre-flight run once, jobs
+   * sized to the account's allowance (read from the account, free, for lists over 10,000). Show it to
+   * the user, refuse it, or hand it to submitPlan.
+   */
+  async planList(params: SubmitListParams, options: SubmitListOptions = {}): Promise<SubmissionPlan> {
     if (params === null || typeof params !== 'object') {
       throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
     }
-    const fields = { ...params, webhook_url: params.webhook_url || undefined };
+    const { emails, ...rest } = params;
+    const fields: JobFields = { ...rest, webhook_url: rest.webhook_url || undefined };
     await this.assertJobFields(fields);
     const given = typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
-    let plan = planSubmission(params.emails, { maxPerJob: options.maxPerJob, allowance: given });
-    if (options.allowance === undefined || options.allowance === 'account') {
-      // Reading the account is free; only a list larger than the smallest allowance needs it.
-      if (plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {
-        const allowance = await this.getAccount({ signal: options.signal }).then(allowanceOf, () => undefined);
-        if (allowance) plan = planSubmission(params.emails, { maxPerJob: options.maxPerJob, allowance });
-      }
+    let plan: SubmissionPlan = { ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given }), fields };
+    assertMaxJobs(plan, options.maxJobs);
+    // Reading the account is free; only a list larger than the smallest allowance needs it.
+    if ((options.allowance === undefined || options.allowance === 'account') && plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {
+      const allowance = await this.getAccount({ signal: options.signal }).then(allowanceOf, () => undefined);
+      if (allowance) plan = sizePlan(plan, allowance);
+      assertMaxJobs(plan, options.maxJobs);
     }
-    const { emails: _emails, ...jobFields } = fields;
-    return postPlan(this.http, plan, jobFields, options);
+    return plan;
+  }
+
+  /** Posts a plan's already-checked jobs; see bulk.ts for a 422 or a stop part way. */
+  submitPlan(plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
+    return postPlan(this.http, plan, opts);
   }
 
   /** The job fields every submission checks once, before anything is sent. */

@@ -13,7 +13,7 @@ export type { RequestOptions, RetryOptions } from './core/http';
 export type { ResultsOptions, JobsOptions } from './core/pagination';
 export { isJobStopped } from './core/waiting';
 export type { WaitOptions } from './core/waiting';
-export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan } from './bulk';
+export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields } from './bulk';
 export { planSubmission } from './bulk';
 export * from './types';
 

@@ -41,7 +41,8 @@ export async function collectRows(
   let scanned = 0;
   let stoppedBy: 'cap' | 'time' | undefined;
   try {
-    for await (const row of client.results(jobId, { concurrency: 4, signal: controller.signal })) {
+    // A step reads what is stored now; it must not sit out a running job (the client follows by default).
+    for await (const row of client.results(jobId, { concurrency: 4, follow: false, signal: controller.signal })) {
       scanned++;
       if (options.group && categorize(row.details).group !== options.group) continue;
       if (rows.length >= options.maxRows) {

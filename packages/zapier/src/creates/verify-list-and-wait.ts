@@ -1,4 +1,4 @@
-import { countByGroup, InputError, isJobStopped, preflightEmails, verifyWebhook } from '@evf/client';
+import { countByGroup, InputError, isJobStopped, verifyWebhook } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
@@ -48,20 +48,19 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
       note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
     };
   }
+  const client = clientFor(z, bundle);
   // Zapier gives one callback URL per step, which resumes once: a list that needs several jobs cannot wait here.
-  const preflight = preflightEmails(emails);
-  if (preflight.chunks.length > 1) {
-    throw new InputError(
-      'emails',
-      'max_items',
-      `This list has ${preflight.unique.length} unique addresses, more than one job takes (50,000). Use "Submit Bulk Verification" with the "Bulk Job Finished" trigger for lists this long.`,
-    );
-  }
-  const submission = await clientFor(z, bundle).submitList({
-    emails,
-    ...jobOptionsFromInput(bundle.inputData),
-    webhook_url: z.generateCallbackUrl(),
-  });
+  const plan = await client
+    .planList({ emails, ...jobOptionsFromInput(bundle.inputData), webhook_url: z.generateCallbackUrl() }, { maxJobs: 1 })
+    .catch((error: unknown) => {
+      if (!(error instanceof InputError) || error.rule !== 'max_jobs') throw error;
+      throw new InputError(
+        'emails',
+        'max_items',
+        `${error.message} Use "Submit Bulk Verification" with the "Bulk Job Finished" trigger for lists this long.`,
+      );
+    });
+  const submission = await client.submitPlan(plan);
   const waiting: Waiting = {
     job_id: submission.jobs[0]!.job_id,
     waiting_for_callback: true,

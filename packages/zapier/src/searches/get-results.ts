@@ -1,4 +1,4 @@
-import { countByGroup, GROUPS, InputError, type Group, type Job } from '@evf/client';
+import { countByGroup, GROUPS, InputError, isJobStopped, type Group, type Job } from '@evf/client';
 import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
@@ -29,6 +29,12 @@ function groupFilter(value: unknown): Group | undefined {
     'enum',
     `Group must be one of ${GROUPS.join(', ')}, or left empty for every row.`,
   );
+}
+
+/** A job still running has more rows to come: say so, with how far it is. */
+function runningNote(job: Job, read: number): string {
+  if (isJobStopped(job)) return '';
+  return `Job ${job.job_id} is still ${job.status} (${job.processed} of ${job.total_emails} addresses verified); these are the ${read} rows stored so far. Run this search again after the "Bulk Job Finished" trigger fires for every row.`;
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) => {
@@ -64,7 +70,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
       rows_read: collected.scanned,
       returned_rows: collected.rows.length,
       truncated: collected.truncated,
-      note: stepNote(outcome, collected.note),
+      note: stepNote(outcome, [runningNote(job, collected.scanned), collected.note].filter(Boolean).join(' ')),
       results: collected.rows,
     },
   ];

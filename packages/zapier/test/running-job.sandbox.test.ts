@@ -1,0 +1,30 @@
+/**
+ * Find Bulk Job Results on a job that is still running: the step returns the rows stored so far, at
+ * once, and says the job is still running (client 1.0's results() follows a running job by default,
+ * which a 30 s step must not do).
+ */
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { run, steps, useBaseUrl } from './helpers';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  // Real time, 20 rows a second: a 400-row job runs for about 20 s.
+  sb = await startSandbox({ port: 0, timeScale: 1, rowsPerSecond: 20, queueDelayMs: 0 });
+});
+afterAll(() => sb.close());
+useBaseUrl(() => sb.baseUrl);
+
+it('returns the stored rows at once and notes that the job still runs', async () => {
+  const emails = Array.from({ length: 400 }, (_, i) => `valid.run${i}@acme-corp.com`).join('\n');
+  const submitted = await run(steps.bulk, { authData: { api_key: sb.apiKey }, inputData: { emails_text: emails } });
+  const jobId = submitted.job_id as string;
+  await new Promise((r) => setTimeout(r, 1_000));
+  const from = sb.requests.length;
+  const [found] = await run(steps.results, { authData: { api_key: sb.apiKey }, inputData: { job_id: jobId } });
+  const reads = sb.requests.slice(from).map((r) => `${r.method} ${r.path}`);
+  expect(found.terminal).toBe(false);
+  expect(found.results.length).toBeLessThan(400);
+  expect(found.note).toMatch(new RegExp(`^Job ${jobId} is still (queued|processing) \\(\\d+ of 400 addresses verified\\); these are the \\d+ rows stored so far`));
+  // One read of the job and one of its stored rows: the step did not wait and read the page again.
+  expect(reads).toEqual([`GET /v1/jobs/${jobId}`, `GET /v1/jobs/${jobId}/results`]);
+}, 30_000);
