@@ -1,6 +1,4 @@
 import nock from 'nock';
-import { validateResponse } from '@evf/contract';
-import { loadFixture } from '@evf/contract/fixtures';
 import { EmailVerificationClient, type Runtime } from '@evf/client';
 import { fetchTransport } from '@evf/client/node';
 
@@ -37,14 +35,7 @@ export function makeClient(runtime = fakeRuntime(), extra: Partial<ConstructorPa
   return { client, runtime, requests };
 }
 
-/** Replies with a contract fixture; the fixture is validated against the contract first. */
-export function replyWithFixture(scope: nock.Interceptor, name: string, override?: (body: any) => any): nock.Scope {
-  const fx = loadFixture<any>(name);
-  const body = override ? override(fx.body) : fx.body;
-  const check = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
-  if (!check.valid) throw new Error(`fixture ${name} does not match the contract: ${JSON.stringify(check.errors)}`);
-  return scope.reply(fx.status, body === undefined ? '' : JSON.stringify(body), { 'content-type': 'application/json', ...(fx.headers ?? {}) });
-}
+export { replyWithFixture } from '../../../test/support/nock';
 
 export function api() {
   return nock(BASE, { reqheaders: { 'x-api-key': KEY } });

@@ -3,8 +3,6 @@
  * http module for the whole process, and the sandbox end-to-end suite must run on untouched sockets.
  */
 import nock from 'nock';
-import { validateResponse } from '@evf/contract';
-import { loadFixture } from '@evf/contract/fixtures';
 import { useNock as useNockForFile } from '../../../test/support/nock';
 import { BASE, KEY, ORIGIN } from './helpers';
 
@@ -13,23 +11,8 @@ export function api(): nock.Scope {
   return nock(BASE, { reqheaders: { 'x-api-key': KEY } });
 }
 
-/** Replies with a contract fixture, after checking that the (possibly edited) body still matches the contract. */
-export function replyWith(
-  interceptor: nock.Interceptor,
-  name: string,
-  edit?: (body: any) => any,
-  headers: Record<string, string> = {},
-): nock.Scope {
-  const fx = loadFixture<any>(name);
-  const body = edit ? edit(fx.body) : fx.body;
-  const verdict = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
-  if (!verdict.valid)
-    throw new Error(`fixture ${name} no longer matches the contract: ${verdict.errors.join('; ')}`);
-  return interceptor.reply(fx.status, body === undefined ? '' : JSON.stringify(body), {
-    ...(fx.headers ?? {}),
-    ...headers,
-  });
-}
+/** Replies with a contract fixture checked against the contract (one helper for every nock suite). */
+export { replyWithFixture as replyWith } from '../../../test/support/nock';
 
 /**
  * Counts every request that reaches the API host, whatever the method or path: for "nothing was
