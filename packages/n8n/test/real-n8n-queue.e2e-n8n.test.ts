@@ -116,15 +116,15 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 							resource: 'bulkJob',
 							operation: 'submit',
 							emailSource: 'list',
-							emails: 'valid.q1@example.com\nfull.q2@example.com\ninvalid.q3@example.com',
+							// The first address names the process that evaluates Submit's parameters: where it runs.
+							emails: `={{ ['valid.' + ${WHERE} + '@example.com', 'full.q2@example.com', 'invalid.q3@example.com'].join(', ') }}`,
 							waitForCompletion: true,
 							waitMethod: 'webhook',
 							timeoutMinutes: 30,
 							pollIntervalSeconds: 10,
 							waitOutput: 'results',
 							resultOptions: {},
-							// The job's name records the process that submitted it.
-							options: { name: `={{ 'submitted on ' + ${WHERE} }}` },
+							options: {},
 						},
 						credentialId,
 						200,
@@ -213,16 +213,14 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 					JSON.parse((await receiver.next(180_000, (d) => d.url === '/resumed')).rawBody) as Row,
 				);
 			expect(reported.map((r) => [r.email, r.category, r.process])).toEqual([
-				['valid.q1@example.com', 'Valid', 'worker'],
+				['valid.worker@example.com', 'Valid', 'worker'],
 				['full.q2@example.com', 'Inbox Full', 'worker'],
 				['invalid.q3@example.com', 'Invalid / Disabled / No Mail Server', 'worker'],
 			]);
 			const jobId = String(reported[0].job_id);
-			// Submitted on the worker, and it waited: the job's one call to the resume URL was acknowledged.
-			expect(sandbox.job(jobId)).toMatchObject({
-				name: 'submitted on worker',
-				status: 'completed',
-			});
+			// Submitted on the worker (its address says so), and it waited: the job's one call to the
+			// resume URL was acknowledged.
+			expect(sandbox.job(jobId)).toMatchObject({ status: 'completed', total_emails: 3 });
 			await waitFor(() => sandbox.webhookAttempts.some((a) => a.jobId === jobId), {
 				what: 'resume delivery logged',
 			});
