@@ -57,15 +57,6 @@ export function isNotFound(err: unknown): err is ApiError {
   return err instanceof NotFoundError || statusOf(err) === 404;
 }
 
-/** Job IDs a partial submission did create, under client 0.1's name or client 1.0's accepted jobs. */
-function acceptedJobIds(err: PartialSubmissionError): string[] {
-  const shape = err as unknown as { submittedJobIds?: unknown; acceptedJobs?: unknown };
-  if (Array.isArray(shape.submittedJobIds)) return shape.submittedJobIds.map(String);
-  if (Array.isArray(shape.acceptedJobs))
-    return shape.acceptedJobs.map((j: { job_id?: unknown }) => String(j?.job_id ?? ''));
-  return [];
-}
-
 /** The service's own reason, when its error body carried one. */
 function serverReason(err: unknown): string | undefined {
   const reason = (err as { serverMessage?: unknown } | null)?.serverMessage;
@@ -119,11 +110,14 @@ export function toZapierError(z: ZObject, err: unknown): Error {
     );
   }
   if (err instanceof PartialSubmissionError) {
-    const ids = acceptedJobIds(err);
+    const ids = err.submittedJobIds;
     const cause =
       err.cause === undefined ? '' : ` What stopped the rest: ${toZapierErrorMessage(z, err.cause)}`;
+    const uncertain = err.uncertain
+      ? ` ${err.uncertain.emails.length} more addresses were sent with no answer and may be a job already.`
+      : '';
     return new z.errors.HaltedError(
-      `Part of the list was submitted as ${ids.length} job(s) (${ids.join(', ')}), then the rest stopped.${cause} Pick those jobs in "Find Bulk Job" to see what they hold before you submit only the addresses they lack.`,
+      `Part of the list was submitted as ${ids.length} job(s) (${ids.join(', ')}), then the rest stopped; ${err.unsent.length} addresses were not sent.${uncertain}${cause} Pick those jobs in "Find Bulk Job" to see what they hold before you submit only the addresses they lack.`,
     );
   }
   if (err instanceof WebhookVerificationError)

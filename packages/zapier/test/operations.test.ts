@@ -172,6 +172,8 @@ describe('Submit Bulk Verification', () => {
 
   it('splits lists over 50,000 addresses into several jobs', async () => {
     const emails = Array.from({ length: 50_001 }, (_, i) => `user${i}@acme-corp.com`);
+    // A list over the smallest allowance makes the client read the account's plan first (free).
+    replyWith(api().get('/v1/account'), 'account.200', (b) => ({ ...b, plan: 'pro' }));
     const sizes: number[] = [];
     let n = 0;
     api()
@@ -199,6 +201,17 @@ describe('Submit Bulk Verification', () => {
       total_emails: 50_001,
       credits_used: 50_001,
     });
+  });
+
+  it('a list stopped part way halts the step, naming the jobs made and the addresses not sent', async () => {
+    const emails = Array.from({ length: 50_003 }, (_, i) => `user${i}@acme-corp.com`);
+    replyWith(api().get('/v1/account'), 'account.200', (b) => ({ ...b, plan: 'pro' }));
+    replyWith(api().post('/v1/verify/bulk'), 'verify-bulk.202', (b) => ({ ...b, job_id: 'job_part_1' }));
+    replyWith(api().post('/v1/verify/bulk'), 'error.402');
+    const error = await zapierError(run(steps.bulk, bundle({ emails })));
+    expect(error.name).toBe('HaltedError');
+    expect(error.message).toMatch(/^Part of the list was submitted as 1 job\(s\) \(job_part_1\), then the rest stopped; 3 addresses were not sent\./);
+    expect(error.message).not.toMatch(/GET \/v1|Get Many/);
   });
 
   it('recovers from a 422 naming bad rows: drops them and submits the rest', async () => {
