@@ -99,6 +99,19 @@ describe('the OpenAPI document', () => {
     ]) {
       expect(schemas.VerifyBulkRequest.properties.webhook_url.description).toContain(rule);
     }
+    // RFC 3986 3.1: a scheme is case-insensitive, so HTTPS:// uses https:// as the spec asks.
+    for (const [url, ok] of [
+      ['https://hooks.example.com/x', true],
+      ['HTTPS://hooks.example.com/x', true],
+      ['HttpS://hooks.example.com/x', true],
+      ['http://hooks.example.com/x', false],
+      ['ftp://hooks.example.com/x', false],
+    ] as const) {
+      expect([url, validate('VerifyBulkRequest', { emails: ['a@b.co'], webhook_url: url }).valid]).toEqual([
+        url,
+        ok,
+      ]);
+    }
     expect(schemas.Priority.enum).toEqual(['normal', 'high', 'urgent']);
     expect(schemas.VerifySingleRequest.properties.check_smtp.default).toBe(true);
     expect(schemas.VerifyBulkRequest.properties.check_smtp.default).toBe(true);
@@ -113,6 +126,22 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['202', '402', '422', '429', '503']),
     );
     expect(responses('DELETE', '/v1/keys/{key_id}')).toEqual(expect.arrayContaining(['204', '404']));
+    // Statuses the sandbox answers that the spec does not show are listed too, marked x-not-shown
+    // (packages/sandbox/test/conformance/statuses.test.ts holds the sandbox to this list).
+    expect(responses('POST', '/v1/verify/single')).toEqual(
+      expect.arrayContaining(['400', '403', '413', '422']),
+    );
+    expect(responses('GET', '/v1/jobs/{job_id}')).toEqual(expect.arrayContaining(['404']));
+    expect(responses('GET', '/v1/jobs/{job_id}/results')).toEqual(expect.arrayContaining(['404', '422']));
+    for (const name of [
+      'JobNotFound',
+      'AddressRefused',
+      'InvalidQuery',
+      'InvalidBody',
+      'BodyTooLarge',
+      'NoApiAccess',
+    ])
+      expect([name, freshDoc().components.responses[name]['x-not-shown']]).toEqual([name, true]);
     const comps = freshDoc().components;
     expect(Object.keys(comps.responses.RateLimited.headers)).toEqual(['X-RateLimit-Reset']);
     expect(Object.keys(comps.responses.JobsPaused.headers)).toEqual(['Retry-After']);

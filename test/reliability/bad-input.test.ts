@@ -15,11 +15,14 @@ installSecretGuard();
 let sb: Sandbox;
 beforeAll(async () => {
   // Spec rules on the sandbox too: were anything to slip through the client, it would be refused, not charged.
-  // No DNS: a host that cannot be resolved passes the submission check and every delivery attempt is
-  // refused before connecting, so the control's webhook URL neither waits on nor reaches the network.
+  // No DNS: the submission check (the first look-up) finds a public address, as the spec asks of a
+  // webhook host; every later look-up (a delivery's re-check) fails, so each attempt is refused before
+  // connecting and the control's webhook URL neither waits on nor reaches the network.
+  let lookups = 0;
   sb = await startFastSandbox({
     allowInsecureWebhooks: false,
     resolver: async () => {
+      if (++lookups === 1) return ['93.184.216.34'];
       throw new Error('no DNS in this test');
     },
   });

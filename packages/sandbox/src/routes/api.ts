@@ -33,7 +33,10 @@ interface RouteInput {
 
 interface Route {
   method: 'GET' | 'POST' | 'DELETE';
-  pattern: RegExp;
+  /** The spec's path, {name} for a path parameter. */
+  path: string;
+  /** Every status the route answers (with AUTH_STATUSES); anything else is a sandbox bug (see handleApi). */
+  statuses: readonly number[];
   handler: (input: RouteInput) => Promise<Reply> | Reply;
 }
 
@@ -288,18 +291,44 @@ function revokeKey({ ctx, account, params }: RouteInput): Reply {
   return { status: 204 };
 }
 
-const SEGMENT = '([^/]+)';
+/** Every route checks the key first: missing, unknown or revoked (401); account without API access (403). */
+export const AUTH_STATUSES: readonly number[] = [401, 403];
+/** A route that reads a JSON body: empty or not an object (400), too large (413), a field breaks a rule (422). */
+const BODY_STATUSES = [400, 413, 422];
+
 const ROUTES: Route[] = [
-  { method: 'POST', pattern: /^\/v1\/verify\/single$/, handler: verifySingle },
-  { method: 'POST', pattern: /^\/v1\/verify\/bulk$/, handler: submitBulk },
-  { method: 'GET', pattern: /^\/v1\/jobs$/, handler: listJobs },
-  { method: 'GET', pattern: new RegExp(`^/v1/jobs/${SEGMENT}$`), handler: getJob },
-  { method: 'GET', pattern: new RegExp(`^/v1/jobs/${SEGMENT}/results$`), handler: getResults },
-  { method: 'GET', pattern: /^\/v1\/account\/credits$/, handler: credits },
-  { method: 'GET', pattern: /^\/v1\/account$/, handler: accountInfo },
-  { method: 'GET', pattern: /^\/v1\/subscription$/, handler: subscription },
-  { method: 'DELETE', pattern: new RegExp(`^/v1/keys/${SEGMENT}$`), handler: revokeKey },
+  {
+    method: 'POST',
+    path: '/v1/verify/single',
+    statuses: [200, ...BODY_STATUSES, 402, 408, 429],
+    handler: verifySingle,
+  },
+  {
+    method: 'POST',
+    path: '/v1/verify/bulk',
+    statuses: [202, ...BODY_STATUSES, 402, 429, 503],
+    handler: submitBulk,
+  },
+  { method: 'GET', path: '/v1/jobs', statuses: [200, 422], handler: listJobs },
+  { method: 'GET', path: '/v1/jobs/{job_id}', statuses: [200, 404], handler: getJob },
+  { method: 'GET', path: '/v1/jobs/{job_id}/results', statuses: [200, 404, 422], handler: getResults },
+  { method: 'GET', path: '/v1/account/credits', statuses: [200], handler: credits },
+  { method: 'GET', path: '/v1/account', statuses: [200], handler: accountInfo },
+  { method: 'GET', path: '/v1/subscription', statuses: [200], handler: subscription },
+  { method: 'DELETE', path: '/v1/keys/{key_id}', statuses: [204, 404], handler: revokeKey },
 ];
+
+const PATTERNS = new Map(
+  ROUTES.map((r) => [r, new RegExp(`^${r.path.replace(/\{[a-z_]+\}/g, '([^/]+)')}$`)] as const),
+);
+
+/** What each endpoint can answer, for the test that holds the contract to it. */
+export const ROUTE_STATUSES: ReadonlyArray<{ method: string; path: string; statuses: readonly number[] }> =
+  ROUTES.map(({ method, path, statuses }) => ({
+    method,
+    path,
+    statuses: [...statuses, ...AUTH_STATUSES].sort(),
+  }));
 
 /** Routes a request under the base URL (path without /api); unknown routes 404 before any key check. */
 export async function handleApi(
@@ -309,7 +338,9 @@ export async function handleApi(
   query: URLSearchParams,
 ): Promise<Reply> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
+  const candidates = ROUTES.map((r) => ({ route: r, match: PATTERNS.get(r)!.exec(path) })).filter(
+    (c) => c.match,
+  );
   if (candidates.length === 0)
     throw new HttpError(
       404,
@@ -322,5 +353,20 @@ export async function handleApi(
     throw new HttpError(405, 'method_not_allowed', `${path} accepts ${allowed}.`, {}, { Allow: allowed });
   }
   const account = ctx.accounts.authenticate(req.headers['x-api-key']);
-  return hit.route.handler({ ctx, req, account, params: hit.match!.slice(1), query });
+  const { route } = hit;
+  let reply: Reply;
+  try {
+    reply = await route.handler({ ctx, req, account, params: hit.match!.slice(1), query });
+  } catch (err) {
+    if (!(err instanceof HttpError) || route.statuses.includes(err.status)) throw err;
+    reply = { status: err.status };
+  }
+  // The route table is what the contract test holds the contract to, so it must be the whole truth:
+  // a status a route did not declare is answered as the sandbox's own failure, and fails the test that met it.
+  if (!route.statuses.includes(reply.status)) {
+    throw new Error(
+      `${route.method} ${route.path} answered ${reply.status}, which its route does not declare`,
+    );
+  }
+  return reply;
 }

@@ -57,6 +57,7 @@ export function addressProblem(item: unknown): string | undefined {
       ? 'has a character that is not allowed in a domain'
       : 'has an empty, over-long or hyphen-edged part in its domain';
   }
-  if (!TOP_LABEL.test(labels[labels.length - 1]!)) return 'does not end in a real top-level domain (like .com)';
+  if (!TOP_LABEL.test(labels[labels.length - 1]!))
+    return 'does not end in a real top-level domain (like .com)';
   return undefined;
 }

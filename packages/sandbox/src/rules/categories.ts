@@ -28,13 +28,26 @@ const MAPPING: readonly MappingRow[] = [
   { when: { labels: ['valid'] }, category: 'Valid', group: 'safe_to_send' },
   { when: { labels: ['catch_all'] }, category: 'Catch-All', group: 'risky' },
   { when: { labels: ['inbox_full'] }, category: 'Inbox Full', group: 'risky' },
-  { when: { labels: ['invalid', 'disabled'] }, category: 'Invalid / Disabled / No Mail Server', group: 'invalid' },
-  { when: { labels: ['unknown', 'not_verified'] }, category: 'Unknown / Not Verified (refunded)', group: 'risky' },
+  {
+    when: { labels: ['invalid', 'disabled'] },
+    category: 'Invalid / Disabled / No Mail Server',
+    group: 'invalid',
+  },
+  {
+    when: { labels: ['unknown', 'not_verified'] },
+    category: 'Unknown / Not Verified (refunded)',
+    group: 'risky',
+  },
 ];
 
-export function categoryOf(details: Pick<Details, 'primary_label' | 'tags'>): { category: Category; group: Group } {
+export function categoryOf(details: Pick<Details, 'primary_label' | 'tags'>): {
+  category: Category;
+  group: Group;
+} {
   const row = MAPPING.find(({ when }) =>
-    'tag' in when ? details.tags.some((t) => t.label === when.tag) : when.labels.includes(details.primary_label),
+    'tag' in when
+      ? details.tags.some((t) => t.label === when.tag)
+      : when.labels.includes(details.primary_label),
   );
   // Every primary label the sandbox writes has a row; reaching here is a bug in the sandbox itself.
   if (!row) throw new Error(`no category for primary_label ${String(details.primary_label)}`);

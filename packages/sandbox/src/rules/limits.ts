@@ -19,13 +19,33 @@ export const LIMITS = {
 } as const;
 
 export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
-export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'interrupted', 'cancelled'] as const;
+export const JOB_STATUSES = [
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'interrupted',
+  'cancelled',
+] as const;
 /**
  * The spec does not show the exact terminal set; the sandbox decides: every status past processing.
  * Its jobs only ever end completed or failed, and `terminal` on the wire is derived from this set.
  */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'interrupted', 'cancelled']);
-export const PRIMARY_LABELS = ['valid', 'invalid', 'catch_all', 'inbox_full', 'disabled', 'unknown', 'not_verified'] as const;
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set([
+  'completed',
+  'failed',
+  'interrupted',
+  'cancelled',
+]);
+export const PRIMARY_LABELS = [
+  'valid',
+  'invalid',
+  'catch_all',
+  'inbox_full',
+  'disabled',
+  'unknown',
+  'not_verified',
+] as const;
 export const TAG_LABELS = ['spam_trap', 'disposable', 'role'] as const;
 
 /** "Keys start with the prefix evf_" (Authentication). */

@@ -6,7 +6,11 @@ import type { WebhookBody } from './wire';
  * the signed string is "<timestamp>.<raw body>", HMAC-SHA256 with the account's secret, lowercase hex,
  * sent as v1=<hex>.
  */
-export function signedDelivery(body: WebhookBody, secret: string, timestamp: number): { rawBody: string; headers: Record<string, string> } {
+export function signedDelivery(
+  body: WebhookBody,
+  secret: string,
+  timestamp: number,
+): { rawBody: string; headers: Record<string, string> } {
   const rawBody = JSON.stringify(body);
   const hex = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`, 'utf8').digest('hex');
   return {

@@ -12,7 +12,14 @@ import { LIMITS } from './limits';
  * address a delivery would connect to.
  */
 
-export type WebhookRule = 'length' | 'syntax' | 'https' | 'credentials' | 'port' | 'public_host' | 'resolves_public';
+export type WebhookRule =
+  | 'length'
+  | 'syntax'
+  | 'https'
+  | 'credentials'
+  | 'port'
+  | 'public_host'
+  | 'resolves_public';
 
 export interface WebhookUrlViolation {
   rule: WebhookRule;
@@ -29,7 +36,21 @@ export interface WebhookUrlPolicy {
  * (localhost, test, invalid, example), RFC 6762 (local), RFC 7686 (onion), RFC 8375 (home.arpa), and
  * internal (reserved by ICANN for private use, 2024), lan and intranet (RFC 6762 appendix G).
  */
-const SPECIAL_USE = ['localhost', 'test', 'invalid', 'example', 'local', 'onion', 'home.arpa', 'internal', 'lan', 'intranet'];
+const SPECIAL_USE = [
+  'localhost',
+  'test',
+  'invalid',
+  'example',
+  'local',
+  'onion',
+  'home.arpa',
+  'internal',
+  'lan',
+  'intranet',
+];
+
+/** RFC 3986 3: scheme "://" authority, then only the characters a URI may hold (2.2, 2.3, 2.1). */
+const RFC3986_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
 
 /** Host without brackets and without the root's trailing dot, lower case. */
 export function hostOf(url: URL): string {
@@ -44,21 +65,36 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 function nameProblem(host: string): string | undefined {
-  if (!host.includes('.')) return `host "${host}" is a single-label name, which only resolves on a private network`;
+  if (!host.includes('.'))
+    return `host "${host}" is a single-label name, which only resolves on a private network`;
   const special = SPECIAL_USE.find((s) => host === s || host.endsWith(`.${s}`));
-  return special ? `host "${host}" is under .${special}, a name reserved for private or special use` : undefined;
+  return special
+    ? `host "${host}" is under .${special}, a name reserved for private or special use`
+    : undefined;
 }
 
 /** Every rule the URL's text breaks (all of them, so it is fixed in one go). DNS is judged apart. */
 export function webhookUrlViolations(url: unknown, policy: WebhookUrlPolicy = {}): WebhookUrlViolation[] {
   const example = 'a full URL such as https://hooks.example.com/verify-done';
-  if (typeof url !== 'string' || url.trim() === '') return [{ rule: 'syntax', message: `webhook_url must be ${example}` }];
+  if (typeof url !== 'string' || url.trim() === '')
+    return [{ rule: 'syntax', message: `webhook_url must be ${example}` }];
   const found: WebhookUrlViolation[] = [];
   if (url.length > LIMITS.maxWebhookUrlLength) {
     found.push({
       rule: 'length',
       message: `webhook_url is ${url.length} characters long; the limit is ${LIMITS.maxWebhookUrlLength}`,
     });
+  }
+  // The WHATWG parser forgives what RFC 3986 does not (https:host, backslashes, spaces, tabs and line
+  // breaks dropped, Unicode hosts): the text must already be a URI, "scheme://authority...", in ASCII.
+  if (!RFC3986_URI.test(url) || /%(?![0-9A-Fa-f]{2})/.test(url)) {
+    return [
+      ...found,
+      {
+        rule: 'syntax',
+        message: `webhook_url is not written as a URL (RFC 3986): it must be ${example}, in plain ASCII (an international domain in its xn-- form, other characters percent-encoded)`,
+      },
+    ];
   }
   let parsed: URL;
   try {
@@ -82,14 +118,21 @@ export function webhookUrlViolations(url: unknown, policy: WebhookUrlPolicy = {}
   // The parser leaves the port empty when it is the scheme's default.
   const port = parsed.port === '' ? (scheme === 'http' ? 80 : 443) : Number(parsed.port);
   if (port !== 443 && port < 1024) {
-    found.push({ rule: 'port', message: `webhook_url uses port ${port}; use 443 or a port of 1024 or above` });
+    found.push({
+      rule: 'port',
+      message: `webhook_url uses port ${port}; use 443 or a port of 1024 or above`,
+    });
   }
   const ip = judgeIp(host);
   if (ip.kind === 'not_public') {
-    found.push({ rule: 'public_host', message: `webhook_url points at ${host}, a ${ip.block} address; it must be public` });
+    found.push({
+      rule: 'public_host',
+      message: `webhook_url points at ${host}, a ${ip.block} address; it must be public`,
+    });
   } else if (ip.kind === 'not_ip') {
     const problem = nameProblem(host);
-    if (problem) found.push({ rule: 'public_host', message: `webhook_url ${problem}; it must be a public name` });
+    if (problem)
+      found.push({ rule: 'public_host', message: `webhook_url ${problem}; it must be a public name` });
   }
   return found;
 }
@@ -100,14 +143,20 @@ export function webhookUrlViolations(url: unknown, policy: WebhookUrlPolicy = {}
  */
 export function resolvedAddressViolations(host: string, addresses: readonly string[]): WebhookUrlViolation[] {
   if (addresses.length === 0) {
-    return [{ rule: 'resolves_public', message: `webhook_url host "${host}" does not resolve to any address` }];
+    return [
+      { rule: 'resolves_public', message: `webhook_url host "${host}" does not resolve to any address` },
+    ];
   }
   const found: WebhookUrlViolation[] = [];
   for (const address of addresses) {
     const verdict = judgeIp(address);
     if (verdict.kind === 'public') continue;
-    const what = verdict.kind === 'not_public' ? `a ${verdict.block} address` : 'something that is not an IP address';
-    found.push({ rule: 'resolves_public', message: `webhook_url host "${host}" resolves to ${address}, ${what}` });
+    const what =
+      verdict.kind === 'not_public' ? `a ${verdict.block} address` : 'something that is not an IP address';
+    found.push({
+      rule: 'resolves_public',
+      message: `webhook_url host "${host}" resolves to ${address}, ${what}`,
+    });
   }
   return found;
 }

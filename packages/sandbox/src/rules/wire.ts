@@ -75,7 +75,10 @@ export interface Job {
   invalid_count: number;
 }
 
-export type JobListItem = Pick<Job, 'job_id' | 'status' | 'total_emails' | 'processed' | 'progress_percent' | 'created_at'>;
+export type JobListItem = Pick<
+  Job,
+  'job_id' | 'status' | 'total_emails' | 'processed' | 'progress_percent' | 'created_at'
+>;
 
 export interface JobList {
   jobs: JobListItem[];

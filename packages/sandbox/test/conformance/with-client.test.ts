@@ -11,7 +11,7 @@ import { acceleratedRuntime, createClient } from '@evf/client/node';
 import { assertMatches } from '@evf/contract';
 import type { Sandbox } from '@evf/sandbox';
 import { start } from './helpers';
-import { startReceiver } from './receiver';
+import { startRawReceiver } from '../../../../test/support/webhook-receiver';
 
 /** The same walk through the spec, this time through the typed client, as the connectors use it. */
 describe('sandbox conformance through @evf/client', () => {
@@ -61,7 +61,7 @@ describe('sandbox conformance through @evf/client', () => {
   });
 
   test('submitList: duplicates and a malformed address are reported and not charged; signed webhook; rows read back once each', async () => {
-    const rx = await startReceiver();
+    const rx = await startRawReceiver();
     try {
       const client = make();
       const before = sb.ledger('main');
@@ -90,10 +90,10 @@ describe('sandbox conformance through @evf/client', () => {
         'valid2@example.com',
       ]);
       await sb.webhooksIdle();
-      expect(rx.received).toHaveLength(1);
+      expect(rx.raw).toHaveLength(1);
       const verified = verifyWebhook({
-        rawBody: rx.received[0]!.rawBody,
-        headers: rx.received[0]!.headers as Record<string, string>,
+        rawBody: rx.raw[0]!.rawBody,
+        headers: rx.raw[0]!.headers as Record<string, string>,
         secrets: sb.credentials('main').webhookSecret,
       });
       expect(verified.body.job_id).toBe(job.job_id);

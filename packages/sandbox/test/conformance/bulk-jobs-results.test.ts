@@ -155,6 +155,52 @@ describe('sandbox conformance: bulk submission rules, jobs and result pages', ()
     }
   });
 
+  test('a host that does not resolve at submission is refused (422 resolves_public), nothing charged', async () => {
+    const sb2 = await start({
+      resolver: async (host) => {
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      },
+    });
+    try {
+      const r = await client(sb2)('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: 'https://hooks.nowhere-at-all.example.com/x' },
+      });
+      expect(r.status).toBe(422);
+      expect(r.body.error.field).toBe('webhook_url');
+      expect(r.body.error.rule).toBe('resolves_public');
+      expect(r.body.error.message).toContain('does not resolve');
+      expect(sb2.ledger().charged).toBe(0);
+      const empty = await start({ resolver: async () => [] });
+      try {
+        const r2 = await client(empty)('POST', '/v1/verify/bulk', {
+          body: { emails: ['valid@example.com'], webhook_url: 'https://hooks.example.com/x' },
+        });
+        expect([r2.status, r2.body.error.rule, empty.ledger().charged]).toEqual([422, 'resolves_public', 0]);
+      } finally {
+        await empty.close();
+      }
+    } finally {
+      await sb2.close();
+    }
+  });
+
+  test('the scheme is case-insensitive (RFC 3986 3.1): HTTPS:// is accepted; text that is not an RFC 3986 URL is refused', async () => {
+    const ok = await call('POST', '/v1/verify/bulk', {
+      body: { emails: ['valid@example.com'], webhook_url: 'HTTPS://hooks.example.com/x' },
+    });
+    expect(ok.status).toBe(202);
+    for (const url of [
+      'https:hooks.example.com/x',
+      ' https://hooks.example.com/x',
+      'https://hooks.example.com/a b',
+    ]) {
+      const r = await call('POST', '/v1/verify/bulk', {
+        body: { emails: ['valid@example.com'], webhook_url: url },
+      });
+      expect([url, r.status, r.body.error.rule]).toEqual([url, 422, 'syntax']);
+    }
+  });
+
   test('one malformed item fails the whole call: the 422 lists every offending item with index and reason, nothing charged', async () => {
     const before = sb.ledger();
     const emails = [

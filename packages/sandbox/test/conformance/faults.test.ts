@@ -57,7 +57,14 @@ describe('sandbox conformance: fault injection (options, handle and admin HTTP A
   });
 
   test("from: 'service' after the work answers as the service does (JSON and the wait header), for clients that must tell the two apart", async () => {
-    sb.faults.failNext({ path: '/v1/jobs', method: 'GET', status: 503, when: 'after', from: 'service', retryAfterSeconds: 5 });
+    sb.faults.failNext({
+      path: '/v1/jobs',
+      method: 'GET',
+      status: 503,
+      when: 'after',
+      from: 'service',
+      retryAfterSeconds: 5,
+    });
     const r = await call('GET', '/v1/jobs');
     expect(r.status).toBe(503);
     expect(r.headers['retry-after']).toBeDefined();

@@ -2,7 +2,7 @@ import { verifyWebhook, WebhookVerificationError } from '@evf/client';
 import { assertMatches } from '@evf/contract';
 import type { Sandbox } from '@evf/sandbox';
 import { client, readAll, start, waitTerminal } from './helpers';
-import { startReceiver } from './receiver';
+import { startRawReceiver } from '../../../../test/support/webhook-receiver';
 
 const RETRY_WAITS_MS = [2000, 10_000, 60_000, 300_000];
 
@@ -16,7 +16,7 @@ describe('sandbox conformance: job webhooks', () => {
   afterAll(() => sb.close());
 
   test('one signed message per job at finish, with the spec headers and body; results_url reads the rows', async () => {
-    const rx = await startReceiver();
+    const rx = await startRawReceiver();
     try {
       const emails = [
         'valid1@example.com',
@@ -28,8 +28,8 @@ describe('sandbox conformance: job webhooks', () => {
       expect(sub.status).toBe(202);
       const job = await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
-      expect(rx.received).toHaveLength(1);
-      const msg = rx.received[0]!;
+      expect(rx.raw).toHaveLength(1);
+      const msg = rx.raw[0]!;
       expect(msg.path).toBe('/hook');
       expect(msg.headers['content-type']).toBe('application/json');
       expect(msg.headers['user-agent']).toBe('Service-Webhook/1');
@@ -76,24 +76,24 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('a receiver down for the first four attempts gets the fifth; waits are 2, 10, 60 s (scaled); one acknowledgement', async () => {
-    const rx = await startReceiver((n) => (n <= 4 ? 503 : 200));
+    const rx = await startRawReceiver((n) => (n <= 4 ? 503 : 200));
     try {
       const sub = await call('POST', '/v1/verify/bulk', {
         body: { emails: ['valid@example.com'], webhook_url: rx.url },
       });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
-      expect(rx.received).toHaveLength(5);
-      const gaps = rx.received.slice(1).map((r, i) => r.at - rx.received[i]!.at);
+      expect(rx.raw).toHaveLength(5);
+      const gaps = rx.raw.slice(1).map((r, i) => r.at - rx.raw[i]!.at);
       RETRY_WAITS_MS.forEach((wait, i) => expect(gaps[i]).toBeGreaterThanOrEqual(wait * 0.001 - 5));
       // Each attempt is signed afresh with its own timestamp and verifies.
-      for (const r of rx.received)
+      for (const r of rx.raw)
         verifyWebhook({
           rawBody: r.rawBody,
           headers: r.headers as Record<string, string>,
           secrets: sb.webhookSecret,
         });
-      expect(new Set(rx.received.map((r) => r.rawBody)).size).toBe(1);
+      expect(new Set(rx.raw.map((r) => r.rawBody)).size).toBe(1);
       const outcomes = sb.webhookAttempts.filter((a) => a.jobId === sub.body.job_id).map((a) => a.outcome);
       expect(outcomes).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'acknowledged']);
     } finally {
@@ -102,22 +102,22 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('after five failed attempts delivery stops; redirects are not followed', async () => {
-    const rx = await startReceiver(() => 302);
+    const rx = await startRawReceiver(() => 302);
     try {
       const sub = await call('POST', '/v1/verify/bulk', {
         body: { emails: ['valid@example.com'], webhook_url: rx.url },
       });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
-      expect(rx.received).toHaveLength(5);
-      expect(rx.received.every((r) => r.path === '/hook')).toBe(true);
+      expect(rx.raw).toHaveLength(5);
+      expect(rx.raw.every((r) => r.path === '/hook')).toBe(true);
     } finally {
       await rx.close();
     }
   });
 
   test('no 2xx within 10 s counts as a failure (timeout), then the next attempt is made', async () => {
-    const rx = await startReceiver((n) => (n === 1 ? 'hang' : 200));
+    const rx = await startRawReceiver((n) => (n === 1 ? 'hang' : 200));
     try {
       const sub = await call('POST', '/v1/verify/bulk', {
         body: { emails: ['valid@example.com'], webhook_url: rx.url },
@@ -134,7 +134,7 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('injected webhook failures: the sandbox fails N attempts without sending', async () => {
-    const rx = await startReceiver();
+    const rx = await startRawReceiver();
     try {
       sb.faults.webhookFailures(4);
       const sub = await call('POST', '/v1/verify/bulk', {
@@ -142,7 +142,7 @@ describe('sandbox conformance: job webhooks', () => {
       });
       await waitTerminal(call, sub.body.job_id);
       await sb.webhooksIdle();
-      expect(rx.received).toHaveLength(1);
+      expect(rx.raw).toHaveLength(1);
       expect(sb.webhookAttempts.filter((a) => a.jobId === sub.body.job_id).map((a) => a.outcome)).toEqual([
         'injected_failure',
         'injected_failure',
@@ -156,7 +156,7 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('a failed job sends job.failed with error; rows already stored stay readable; unanswered addresses are refunded', async () => {
-    const rx = await startReceiver();
+    const rx = await startRawReceiver();
     try {
       sb.faults.failJob(undefined, { afterRows: 3, error: 'Cluster lost' });
       const before = sb.ledger();
@@ -167,7 +167,7 @@ describe('sandbox conformance: job webhooks', () => {
       const rows = await readAll(call, sub.body.job_id);
       expect(rows.map((r) => r.email)).toEqual(emails.slice(0, 3));
       await sb.webhooksIdle();
-      const body = JSON.parse(rx.received[0]!.rawBody);
+      const body = JSON.parse(rx.raw[0]!.rawBody);
       assertMatches('WebhookBody', body);
       expect(body).toMatchObject({
         event: 'job.failed',
@@ -176,7 +176,7 @@ describe('sandbox conformance: job webhooks', () => {
         total_emails: 10,
         error: 'Cluster lost',
       });
-      expect(rx.received[0]!.headers['x-service-event']).toBe('job.failed');
+      expect(rx.raw[0]!.headers['x-service-event']).toBe('job.failed');
       const after = sb.ledger();
       expect(after.charged - before.charged).toBe(10);
       expect(after.refunded - before.refunded).toBe(7);
@@ -186,7 +186,7 @@ describe('sandbox conformance: job webhooks', () => {
   });
 
   test('rotating the signing secret takes effect at once for the next delivery', async () => {
-    const rx = await startReceiver();
+    const rx = await startRawReceiver();
     const sb2 = await start({ allowInsecureWebhooks: true, timeScale: 0.001 });
     try {
       const c = client(sb2);
@@ -198,7 +198,7 @@ describe('sandbox conformance: job webhooks', () => {
       });
       await waitTerminal(c, sub.body.job_id);
       await sb2.webhooksIdle();
-      const msg = rx.received[0]!;
+      const msg = rx.raw[0]!;
       expect(() =>
         verifyWebhook({ rawBody: msg.rawBody, headers: msg.headers as Record<string, string>, secrets: old }),
       ).toThrow();
