@@ -1,7 +1,7 @@
 /**
  * The service's rules as the sandbox applies them, each written here from the spec and nowhere else in
- * the sandbox. Nothing is taken from @evf/client: the conformance and differential tests compare two
- * independent implementations, so a bug in one shows up as a disagreement.
+ * the sandbox. Nothing is taken from the client package: the conformance and differential tests
+ * compare two independent implementations, so a bug in one shows up as a disagreement.
  */
 export * from './limits';
 export * from './wire';
