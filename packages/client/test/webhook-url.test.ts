@@ -97,3 +97,22 @@ describe('webhook_url rules (each rule of the spec)', () => {
     ['not-an-ip', 'invalid'],
   ])('classifyAddress(%s) = %s', (ip, cls) => expect(classifyAddress(ip)).toBe(cls));
 });
+
+describe('found by the differential test against the sandbox (packages/sandbox/test/differential.test.ts)', () => {
+  test.each(['https://[2001::1]/h', 'https://[2001:1ff::1]/h', 'https://[3fff::1]/h', 'https://[::8.8.8.8]/h'])(
+    '%s is not a public address',
+    (url) => {
+      expect(rules(url)).toContain('public_host');
+    },
+  );
+  test('2001:200::/23 onwards and IPv4-mapped public addresses stay public', () => {
+    expect(rules('https://[2001:200::1]/h')).toEqual([]);
+    expect(rules('https://[::ffff:8.8.8.8]/h')).toEqual([]);
+  });
+  test.each(['https:hooks.example.com/h', 'https:\\\\hooks.example.com/h', ' https://hooks.example.com/h', 'https://hooks.example.com/a b', 'https://hööks.example.com/h', 'https://hooks.example.com/%zz'])(
+    '%j is not an RFC 3986 URL',
+    (url) => {
+      expect(rules(url)).toEqual(['syntax']);
+    },
+  );
+});

@@ -1,4 +1,4 @@
-import { verifyWebhook, signWebhook, buildWebhookDelivery, WebhookVerificationError, type WebhookBody } from '@evf/client';
+import { verifyWebhook, signWebhook, buildWebhookDelivery, type WebhookBody } from '@evf/client';
 
 describe('signWebhook / verifyWebhook round trip', () => {
   const body: WebhookBody = {

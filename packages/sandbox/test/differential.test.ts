@@ -12,7 +12,6 @@ import { validate } from '@evf/contract';
 import {
   addressProblem,
   categoryOf,
-  judgeIp,
   PRIMARY_LABELS,
   resolvedAddressViolations,
   TAG_LABELS,
@@ -346,59 +345,10 @@ const LOOPBACK_DEV_URLS: readonly string[] = [
 
 /**
  * Disagreements resolved against the spec with the client wrong, kept until the client is fixed (then
- * delete the entry: a kind that no longer shows up in the fixed tables fails the test).
+ * delete the entry: a kind that no longer shows up in the fixed tables fails the test). Fixed so far:
+ * 2001::/23, 3fff::/20 and ::/96 called public; text that is not an RFC 3986 URL accepted.
  */
-const KNOWN_CLIENT_WRONG: ReadonlyArray<{ kind: string; why: string; applies: (input: string) => boolean }> =
-  [
-    ...(
-      [
-        [
-          '2001::/23',
-          'IETF protocol assignments (Teredo 2001::/32, benchmarking 2001:2::/48, ORCHIDv2 2001:20::/28)',
-        ],
-        ['3fff::/20', 'documentation (RFC 9637)'],
-        [
-          '::/96',
-          'deprecated IPv4-compatible ::a.b.c.d: the client judges the IPv4 inside, but ::/8 is reserved',
-        ],
-      ] as const
-    ).map(([cidr, what]) => ({
-      kind: cidr,
-      // "A public address (no localhost, private networks or similar)": the IANA IPv6 special-purpose
-      // registry marks these not globally reachable; the client's classifyAddress calls them public. Its
-      // check runs before sending, so the harm is a late 422 instead of an early InputError. Fix in
-      // packages/client/src/validation/ip.ts.
-      why: `client calls ${cidr} public: ${what}`,
-      applies: (input: string) => ipBlock(input) === cidr && clientPublic(hostOrIp(input)),
-    })),
-    {
-      kind: 'not an RFC 3986 URL',
-      // The spec's "uses https://", the contract's `format: uri` (RFC 3986) and its pattern: the text must
-      // be scheme "://" authority, in ASCII. The client reads the URL with the WHATWG parser only, which
-      // forgives https:host, backslashes, surrounding spaces, tabs and line breaks, Unicode hosts and a
-      // lone %, so
-      // it accepts (or judges by other rules) what the contract refuses. Fix in
-      // packages/client/src/validation/webhook-url.ts: refuse what is not already an RFC 3986 URI.
-      why: 'client accepts text the contract (format: uri) and the sandbox refuse as not a URL',
-      applies: (input: string) =>
-        (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[\x21-\x7e]*$/.test(input) || /%(?![0-9A-Fa-f]{2})/.test(input)) &&
-        sandboxRules(input).includes('syntax') &&
-        !clientRules(input).includes('syntax'),
-    },
-  ];
-
-function hostOrIp(input: string): string {
-  try {
-    return new URL(input).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return input;
-  }
-}
-
-function ipBlock(input: string): string | undefined {
-  const verdict = judgeIp(hostOrIp(input));
-  return verdict.kind === 'not_public' ? verdict.cidr : undefined;
-}
+const KNOWN_CLIENT_WRONG: ReadonlyArray<{ kind: string; why: string; applies: (input: string) => boolean }> = [];
 
 function knownKind(input: string): string | undefined {
   return KNOWN_CLIENT_WRONG.find((k) => k.applies(input))?.kind;
@@ -412,7 +362,7 @@ function expectOnlyKnownKinds(found: Disagreement[], kinds: readonly string[]): 
   expect(kinds.filter((k) => !seen.has(k))).toEqual([]);
 }
 
-const IP_KINDS = ['2001::/23', '3fff::/20', '::/96'];
+const IP_KINDS: string[] = [];
 
 describe('webhook_url: the client and the sandbox break the same rules', () => {
   test('the fixed table: schemes in any case, userinfo, ports, IP literals of every class, IPv4 spellings, lengths, trailing dots', () => {

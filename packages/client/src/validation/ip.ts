@@ -99,8 +99,10 @@ function classifyIPv6Groups(g: number[]): AddressClass {
   const allZeroUpTo = (n: number): boolean => g.slice(0, n).every((x) => x === 0);
   if (g.every((x) => x === 0)) return 'unspecified';
   if (allZeroUpTo(7) && g[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d): judge the IPv4 inside.
-  if ((allZeroUpTo(5) && g[5] === 0xffff) || allZeroUpTo(6)) return classifyIPv4Number(((g[6]! << 16) | g[7]!) >>> 0);
+  // IPv4-mapped (::ffff:a.b.c.d): judge the IPv4 inside.
+  if (allZeroUpTo(5) && g[5] === 0xffff) return classifyIPv4Number(((g[6]! << 16) | g[7]!) >>> 0);
+  // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291) lies in ::/8, which is reserved.
+  if (allZeroUpTo(6)) return 'reserved';
   // NAT64 (64:ff9b::/96) reaches the IPv4 inside.
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) {
     return classifyIPv4Number(((g[6]! << 16) | g[7]!) >>> 0);
@@ -111,6 +113,9 @@ function classifyIPv6Groups(g: number[]): AddressClass {
   if ((first & 0xffc0) === 0xfec0) return 'private'; // fec0::/10 site-local (deprecated)
   if ((first & 0xff00) === 0xff00) return 'multicast'; // ff00::/8
   if (first === 0x2001 && g[1] === 0x0db8) return 'documentation'; // 2001:db8::/32
+  if ((first & 0xfff0) === 0x3ff0) return 'documentation'; // 3fff::/20 (RFC 9637)
+  // 2001::/23, IETF protocol assignments (Teredo, benchmarking, ORCHID): not globally reachable (RFC 2928).
+  if (first === 0x2001 && g[1]! < 0x0200) return 'reserved';
   if (first === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return 'reserved'; // 100::/64 discard
   if (first === 0x2002) {
     // 6to4 embeds an IPv4 in groups 1-2.

@@ -16,6 +16,9 @@ export interface WebhookUrlOptions {
   allowLoopbackHttp?: boolean;
 }
 
+/** scheme "://" then printable ASCII only. */
+const RFC3986_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[\x21-\x7e]+$/;
+
 /** Names that never resolve to a public address, whatever DNS says. */
 const NON_PUBLIC_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'test', 'invalid', 'example', 'onion'];
 
@@ -39,6 +42,9 @@ export function checkWebhookUrl(url: unknown, options: WebhookUrlOptions = {}): 
   }
   let parsed: URL;
   try {
+    // The WHATWG parser forgives what is not a URL (https:host, backslashes, spaces, line breaks, Unicode
+    // hosts, a lone %); the service, like the contract's `format: uri`, takes RFC 3986 text only.
+    if (!RFC3986_SHAPE.test(url) || /%(?![0-9A-Fa-f]{2})/.test(url)) throw new TypeError('not an RFC 3986 URL');
     parsed = new URL(url);
   } catch {
     out.push({ rule: 'syntax', message: 'webhook_url is not a valid URL; it must look like https://hooks.example.com/verify-done' });
