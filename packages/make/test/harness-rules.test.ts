@@ -251,6 +251,67 @@ describe('the harness refuses components that break a Make rule', () => {
     );
   });
 
+  describe('error directives', () => {
+    /** Submit a Bulk Verification with its own error directive replaced by `error`. */
+    const submitWith = (error: Record<string, unknown>): ModuleDef => {
+      const own = loadModule('submitBulk');
+      const d = own.communication as Directive;
+      return { ...own, communication: { ...d, response: { ...d.response, error } } };
+    };
+    const ownError = () => (loadModule('submitBulk').communication as Directive).response!.error!;
+
+    it('a charged POST whose gateway 503 is a ConnectionError (Make would rerun a list that was charged)', async () => {
+      const wrong = submitWith({
+        ...ownError(),
+        '503': { type: 'ConnectionError', message: 'Try again later.' },
+      });
+      sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
+      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w1@example.com'] }, conn), 'chargeNotReplayed');
+      // The same type for the service's own 503 is allowed: it proves nothing was done.
+      sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 5 });
+      await expect(runModuleDef(wrong, { emails: ['valid.w2@example.com'] }, conn)).rejects.toMatchObject({
+        type: 'ConnectionError',
+      });
+      sb.faults.clear();
+    });
+
+    it('a charged POST whose 500 default is a RateLimitError', async () => {
+      const wrong = submitWith({ ...ownError(), type: 'RateLimitError' });
+      sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
+      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w3@example.com'] }, conn), 'chargeNotReplayed');
+      sb.faults.clear();
+    });
+
+    it('an error type Make does not have, written as a name or coming out of an expression', async () => {
+      await ruleBroken(
+        () => checkModule(submitWith({ ...ownError(), '402': { type: 'OutOfCreditsError', message: 'x' } })),
+        'errorType',
+      );
+      const wrong = submitWith({
+        ...ownError(),
+        '422': { type: "{{if(statusCode = 422, 'InputError', 'DataError')}}", message: 'x' },
+      });
+      sb.faults.failNext({ path: '/v1/verify/bulk', status: 422 });
+      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w4@example.com'] }, conn), 'errorType');
+      sb.faults.clear();
+    });
+
+    it('a module default error that leaves a status of the base to whichever way Make merges them', async () => {
+      const { '403': _dropped, ...rest } = ownError() as Record<string, unknown>;
+      await ruleBroken(() => checkModule(submitWith(rest)), 'errorMerge');
+    });
+
+    it('an error message longer than the 1,024 characters the schema allows', async () => {
+      await ruleBroken(
+        () =>
+          checkModule(
+            submitWith({ ...ownError(), '402': { type: 'RuntimeError', message: 'x'.repeat(1025) } }),
+          ),
+        'errorMessageLength',
+      );
+    });
+  });
+
   it('0-based array indexes (Make arrays start at 1)', () => {
     const variables = { body: { results: ['first', 'second'] } };
     expect(evaluateString('{{body.results[1]}}', { variables })).toBe('first');

@@ -158,12 +158,54 @@ describe('error messages come from built-in IML only and say what to do', () => 
         e['503']!.message,
         vars({ body: {}, headers: { 'retry-after': '20' }, statusCode: 503 }),
       ),
-    ).toContain('after 20');
+    ).toContain('Retry-After (20, seconds or a date)');
     expect(
       evaluateString(
         e.message as unknown as string,
         vars({ body: 'plain text', headers: {}, statusCode: 500 }),
       ),
-    ).toBe('The service answered with HTTP 500: no reason given.');
+    ).toBe('The email verification service answered HTTP 500: no reason given.');
+  });
+
+  type ErrorSpecs = Record<string, { type?: string; message: string }>;
+  const ownErrors = (id: string) => (single(id).response!.error ?? {}) as unknown as ErrorSpecs;
+  const typeOf = (spec: { type?: string }, v: ReturnType<typeof vars>) =>
+    spec.type === undefined ? 'RuntimeError' : evaluateString(spec.type, v);
+
+  it("the charged POSTs get a type Make reruns only for the service's own 429/503: its JSON error and its wait header", () => {
+    const serviceBody = { error: { code: 'rate_limited', message: 'over the allowance' } };
+    const cases: [string, string, string][] = [
+      ['429', 'x-ratelimit-reset', 'RateLimitError'],
+      ['503', 'retry-after', 'ConnectionError'],
+    ];
+    for (const id of ['submitBulk', 'verifyEmail']) {
+      const e = ownErrors(id);
+      for (const [status, header, retried] of cases) {
+        const spec = e[status]!;
+        const at = (body: unknown, headers: Record<string, string>) =>
+          typeOf(spec, vars({ body, headers, statusCode: Number(status) }));
+        expect(at(serviceBody, { [header]: '30' })).toBe(retried);
+        // A gateway's page, a JSON body of another shape, or no wait header: never rerun.
+        expect(at('<html>503 Service Unavailable</html>', {})).toBe('RuntimeError');
+        expect(at('<html>503 Service Unavailable</html>', { [header]: '30' })).toBe('RuntimeError');
+        expect(at({ message: 'Service Unavailable' }, { [header]: '30' })).toBe('RuntimeError');
+        expect(at(serviceBody, {})).toBe('RuntimeError');
+        expect(at(undefined, { [header]: '30' })).toBe('RuntimeError');
+      }
+      // Every other status and the default: a type Make does not rerun.
+      for (const [key, spec] of Object.entries(e)) {
+        if (key === '429' || key === '503' || key === 'message' || key === 'type') continue;
+        expect(['RuntimeError', 'DataError', 'InvalidAccessTokenError']).toContain(spec.type);
+      }
+      expect((e as unknown as { type: string }).type).toBe('RuntimeError');
+    }
+  });
+
+  it('the entries a module repeats from the base (401, 402, 403) are the same words, so they cannot drift apart', () => {
+    const b = base.response.error as unknown as ErrorSpecs;
+    for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall', 'watchJobFinished']) {
+      const e = ownErrors(id);
+      for (const status of ['401', '402', '403']) expect(e[status]).toEqual(b[status]);
+    }
   });
 });

@@ -89,7 +89,65 @@ export const RULES = {
     source:
       'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (body is the parsed request body)',
   },
+  errorType: {
+    text: "response.error's type is one of Make's error types, written as a name or as an IML expression",
+    source:
+      'https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/error ("type: IML string. An expression that specifies the error type"; default RuntimeError); enums.json#error-type in Make\'s Apps SDK schemas',
+  },
+  errorMessageLength: {
+    text: 'an error message is at most 1,024 characters of IML',
+    source: "response.json#error in Make's Apps SDK schemas (message maxLength 1024)",
+  },
+  errorMerge: {
+    text: 'a module that sets its own default error message covers every status the base covers (the harness bound: Make does not document how the two merge, so the app must read the same under either reading)',
+    source:
+      'harness bound, stricter than https://developers.make.com/custom-apps-documentation/app-components/base (modules inherit the base)',
+  },
+  validDirective: {
+    text: "a 2xx answer whose response.valid is false stops the module with the valid directive's type and message",
+    source:
+      'https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/valid ("module execution stops and Make throws an error")',
+  },
+  retriedByMake: {
+    text: 'Make reruns by itself what ends in RateLimitError, ConnectionError or ModuleTimeoutError',
+    source:
+      'https://help.make.com/automatic-retry-of-incomplete-executions ("automatically retries incomplete executions that have been created because of RateLimitError, ConnectionError, ModuleTimeoutError"); https://help.make.com/exponential-backoff (scheduled reruns on the same three)',
+  },
+  disablesScenario: {
+    text: 'InvalidConfigurationError and InvalidAccessTokenError (the invalid-credential kind of it) disable the scenario until the user acts',
+    source:
+      'integromat/imt-proto lib-es6/error.js (InvalidAccessTokenError extends InvalidConfigurationError, "Used when service access token is expired or invalid ... Also disables the scenario"); https://help.make.com/types-of-errors (credentials refused: "create a new connection")',
+  },
+  transportFailure: {
+    text: "a request that gets no HTTP answer (connection dropped) fails with Make's own error, which the app cannot type; the harness assumes the worst, ConnectionError",
+    source:
+      'https://help.make.com/fix-connection-errors (ConnectionError: the app is unavailable); harness bound, since Make documents no type for a dropped connection',
+  },
+  chargeNotReplayed: {
+    text: "a POST that may have been charged never ends in a type Make reruns by itself, unless the answer is the service's own 429/503 (its JSON error body and its wait header)",
+    source:
+      "this app's rule (issue 12) over RULES.retriedByMake; the service's wait headers: shared/openapi.yaml (429 X-RateLimit-Reset, 503 Retry-After)",
+  },
 } as const;
+
+/** Every error type a custom app may name (enums.json#error-type in Make's Apps SDK schemas). */
+export const ERROR_TYPES = [
+  'RuntimeError',
+  'DataError',
+  'RateLimitError',
+  'OutOfSpaceError',
+  'ConnectionError',
+  'InvalidConfigurationError',
+  'InvalidAccessTokenError',
+  'IncompleteDataError',
+  'DuplicateDataError',
+] as const;
+/** RULES.retriedByMake. */
+export const RETRIED_BY_MAKE: readonly string[] = ['RateLimitError', 'ConnectionError', 'ModuleTimeoutError'];
+/** RULES.disablesScenario. */
+export const DISABLES_SCENARIO: readonly string[] = ['InvalidConfigurationError', 'InvalidAccessTokenError'];
+/** RULES.errorMessageLength. */
+export const ERROR_MESSAGE_MAX = 1_024;
 
 export const MODULE_TIMEOUT_MS = 40_000;
 export const PAGINATION_ITEM_LIMIT = 3_200;

@@ -19,7 +19,10 @@ import {
 import { asSpecs, validateParameters, type ParamSpec } from './make-params';
 import {
   EPOCH_LIMIT_MAX,
+  ERROR_MESSAGE_MAX,
+  ERROR_TYPES,
   MakeRuleError,
+  RETRIED_BY_MAKE,
   MAX_REQUESTS_PER_RUN,
   MODULE_TIMEOUT_MS,
   PAGINATION_ITEM_LIMIT,
@@ -46,7 +49,10 @@ export class MakeModuleError extends Error {
   constructor(
     readonly type: string,
     message: string,
+    /** 0 when no HTTP answer came (RULES.transportFailure). */
     readonly statusCode: number,
+    /** True when Make, not the app's error directive, chose the type (RULES.transportFailure). */
+    readonly typedByMake = false,
   ) {
     super(message);
     this.name = type;
@@ -66,6 +72,7 @@ export interface Directive {
   pagination?: { qs?: Record<string, unknown>; condition?: string; mergeWithParent?: boolean };
   response?: {
     error?: Record<string, unknown>;
+    valid?: string | { condition: string; message?: string; type?: string };
     temp?: Record<string, unknown>;
     iterate?: string | { container: string; condition?: string };
     output?: unknown;
@@ -167,6 +174,48 @@ function assertReads(value: unknown, scope: ScopeName, where: string): void {
   }
 }
 
+interface ErrorSpec {
+  type?: string;
+  message?: string;
+}
+
+/** The status keys (e.g. "401") an error directive names. */
+function errorStatuses(error: Record<string, unknown> | undefined): string[] {
+  return Object.keys(error ?? {}).filter((k) => /^[0-9]{3}$/.test(k));
+}
+
+/** RULES.errorType, RULES.errorMessageLength and, for a module below the base, RULES.errorMerge. */
+function checkErrorDirective(
+  error: Record<string, unknown> | undefined,
+  where: string,
+  baseError?: Record<string, unknown>,
+): void {
+  if (!error) return;
+  const specs: [string, ErrorSpec][] = [
+    ['default', error as ErrorSpec],
+    ...errorStatuses(error).map((k) => [k, error[k] as ErrorSpec] as [string, ErrorSpec]),
+  ];
+  for (const [key, spec] of specs) {
+    if (spec.message !== undefined && spec.message.length > ERROR_MESSAGE_MAX)
+      throw new MakeRuleError(
+        'errorMessageLength',
+        `${where} error ${key}: the message is ${spec.message.length} characters`,
+      );
+    const t = spec.type;
+    if (t !== undefined && !t.includes('{{') && !(ERROR_TYPES as readonly string[]).includes(t))
+      throw new MakeRuleError('errorType', `${where} error ${key}: "${t}" is not a Make error type`);
+  }
+  // Only a module's own default can shadow a base status entry; status entries alone read the same.
+  if (baseError && error.message !== undefined) {
+    const missing = errorStatuses(baseError).filter((k) => !(k in error));
+    if (missing.length > 0)
+      throw new MakeRuleError(
+        'errorMerge',
+        `${where} sets a default error message but not ${missing.join(', ')}, which the base sets`,
+      );
+  }
+}
+
 function checkDirective(
   d: Directive,
   where: string,
@@ -179,6 +228,11 @@ function checkDirective(
   const { response, pagination, repeat, ...request } = d;
   assertReads(request, req, `${where} request`);
   assertReads(response, res, `${where} response`);
+  checkErrorDirective(
+    response?.error,
+    where,
+    kind === 'connection' || kind === 'epoch' ? undefined : base().response?.error,
+  );
   assertReads(pagination, 'pagination', `${where} pagination`);
   if (repeat) {
     assertReads(repeat.condition, 'repeatCondition', `${where} repeat.condition`);
@@ -256,6 +310,7 @@ export function checkBase(b: Base = base()): void {
   const { response, ...request } = b;
   assertReads(request, 'base', 'base');
   assertReads(response, 'base', 'base response');
+  checkErrorDirective(response?.error, 'base');
 }
 
 /** The connection's test request and every RPC, under the same rules as modules. */
@@ -413,9 +468,20 @@ class Run {
     } catch (err) {
       if ((err as Error).name === 'TimeoutError')
         throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
-      throw err;
+      // RULES.transportFailure: no status, so no error directive applies; Make picks the type.
+      throw new MakeModuleError('ConnectionError', `No answer: ${(err as Error).message}`, 0, true);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw new MakeModuleError(
+        'ConnectionError',
+        `The answer was cut off: ${(err as Error).message}`,
+        0,
+        true,
+      );
+    }
     let body: unknown = undefined;
     if (text !== '') {
       try {
@@ -429,6 +495,37 @@ class Run {
   }
 }
 
+/**
+ * The service's own "not now": 429 with X-RateLimit-Reset or 503 with Retry-After, each with its JSON
+ * error body (shared/openapi.yaml). Anything else after a POST left may have been acted on.
+ */
+function isServiceNotNow(answer: Answer): boolean {
+  const body = answer.body as { error?: unknown } | undefined;
+  const jsonError =
+    typeof body === 'object' && body !== null && typeof body.error === 'object' && body.error !== null;
+  if (answer.statusCode === 429) return jsonError && answer.headers['x-ratelimit-reset'] !== undefined;
+  if (answer.statusCode === 503) return jsonError && answer.headers['retry-after'] !== undefined;
+  return false;
+}
+
+/** RULES.chargeNotReplayed: the bulk and the single verification are charged when they are acted on. */
+const CHARGED_POST = /\/v1\/verify\/(bulk|single)$/;
+
+function checkNotReplayed(err: MakeModuleError, method: string, url: string, answer?: Answer): void {
+  if (method !== 'POST' || !CHARGED_POST.test(new URL(url).pathname)) return;
+  if (!RETRIED_BY_MAKE.includes(err.type) || (answer && isServiceNotNow(answer))) return;
+  if (err.typedByMake) return; // Make's own type; the README states it as a known limit
+  throw new MakeRuleError(
+    'chargeNotReplayed',
+    `POST ${new URL(url).pathname} answered HTTP ${err.statusCode} became ${err.type}, which Make reruns by itself`,
+  );
+}
+
+/**
+ * The error Make raises for a status of 400 or more. Where the module and the base both have an
+ * error directive, the module's status entry wins, then the base's, then the module's default, then
+ * the base's (RULES.errorMerge makes the app read the same whichever way Make merges them).
+ */
 function errorFor(
   status: number,
   own: Directive['response'],
@@ -436,16 +533,38 @@ function errorFor(
   vars: Record<string, unknown>,
   scope: ScopeName,
 ): MakeModuleError {
-  const pickSpec = (errors: Record<string, unknown> | undefined) =>
-    (errors?.[String(status)] as { type?: string; message: string } | undefined) ??
-    (errors?.message ? (errors as { type?: string; message: string }) : undefined);
-  const spec = pickSpec(own?.error) ?? pickSpec(b?.response?.error);
+  const byStatus = (errors: Record<string, unknown> | undefined) =>
+    errors?.[String(status)] as ErrorSpec | undefined;
+  const byDefault = (errors: Record<string, unknown> | undefined) =>
+    errors?.message !== undefined ? (errors as ErrorSpec) : undefined;
+  const baseError = b?.response?.error;
+  const spec = byStatus(own?.error) ?? byStatus(baseError) ?? byDefault(own?.error) ?? byDefault(baseError);
   if (!spec) return new MakeModuleError('RuntimeError', `HTTP ${status}`, status);
-  return new MakeModuleError(
-    spec.type ?? 'RuntimeError',
-    String(evaluate(spec.message, pick(vars, scope))),
-    status,
-  );
+  const s = pick(vars, scope);
+  // RULES.errorType: the type may be an IML expression, and must come out as one of Make's types.
+  const type = spec.type === undefined ? 'RuntimeError' : String(evaluate(spec.type, s));
+  if (!(ERROR_TYPES as readonly string[]).includes(type))
+    throw new MakeRuleError('errorType', `HTTP ${status}: "${type}" is not a Make error type`);
+  return new MakeModuleError(type, String(evaluate(spec.message ?? `HTTP ${status}`, s)), status);
+}
+
+/** RULES.validDirective: a 2xx answer the module marks invalid fails with the directive's type. */
+function checkValid(
+  response: NonNullable<Directive['response']>,
+  answer: Answer,
+  vars: Record<string, unknown>,
+  scope: ScopeName,
+): void {
+  if (response.valid === undefined) return;
+  const v = typeof response.valid === 'string' ? { condition: response.valid } : response.valid;
+  const s = pick({ ...vars, ...answer }, scope);
+  const ok = evaluate(v.condition, s);
+  if (ok !== undefined && ok !== null && ok !== false && ok !== '' && ok !== 0) return;
+  const type = v.type === undefined ? 'RuntimeError' : String(evaluate(v.type, s));
+  if (!(ERROR_TYPES as readonly string[]).includes(type))
+    throw new MakeRuleError('errorType', `valid: "${type}" is not a Make error type`);
+  const message = v.message === undefined ? 'Response marked as invalid.' : String(evaluate(v.message, s));
+  throw new MakeModuleError(type, message, answer.statusCode);
 }
 
 /** Compares trigger keys: date first, then id, as Make sorts (RULES.triggerType). */
@@ -506,7 +625,14 @@ async function runDirective(
   let page = 1;
   let currentQs = qs;
   let metadata: string | undefined;
-  const send = () => run.send({ method, url, headers, qs: currentQs, body });
+  const send = async (): Promise<Answer> => {
+    try {
+      return await run.send({ method, url, headers, qs: currentQs, body });
+    } catch (err) {
+      if (err instanceof MakeModuleError) checkNotReplayed(err, method, url);
+      throw err;
+    }
+  };
   const applyTemp = (answer: Answer) => {
     if (response.temp)
       Object.assign(vars.temp as object, evaluate(response.temp, pick({ ...vars, ...answer }, resScope)));
@@ -527,8 +653,12 @@ async function runDirective(
       }
     }
     const rvars = { ...vars, ...answer };
-    if (answer.statusCode >= 400)
-      throw errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
+    if (answer.statusCode >= 400) {
+      const err = errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
+      checkNotReplayed(err, method, url, answer);
+      throw err;
+    }
+    checkValid(response, answer, vars, resScope);
     if (!d.repeat) applyTemp(answer);
     if (response.metadata) metadata = String(evaluate(response.metadata.value, pick(rvars, resScope)));
     if (response.iterate !== undefined) {
