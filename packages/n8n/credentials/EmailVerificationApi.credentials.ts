@@ -79,31 +79,22 @@ export class EmailVerificationApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/v1/account',
 			method: 'GET',
+			// Seen in n8n 2.8.4: an error status reaches the credential test without its response, so
+			// responseCode rules never apply and the user reads n8n's generic text ("The resource you are
+			// requesting could not be found" for a Base URL without /api). Taking every answer lets the
+			// rule below name the fields to check.
+			ignoreHttpStatusErrors: true,
 		},
-		// n8n's own text for these statuses names neither field; these say which one to fix.
 		rules: [
 			{
-				type: 'responseCode',
+				// Every account answer has a plan (spec: Account, GET /v1/account); an error answer, or a
+				// page that is not the API, has none.
+				type: 'responseSuccessBody',
 				properties: {
-					value: 404,
+					key: 'plan',
+					value: undefined,
 					message:
-						'Nothing was found at Base URL + /v1/account (HTTP 404). Check the Base URL: it is the API address and ends in /api.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The service did not accept this API key (HTTP 401). Check the key, or create a new one in the app.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The service refused access with this API key (HTTP 403): the account may have no API access on its plan.',
+						"Couldn't read the account with these settings. Check that the Base URL is the service's API address, ending in /api, and that the API key is right.",
 				},
 			},
 		],

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
+import { NODE_DESCRIPTION } from './actions/common.descriptions';
 import { resumeOnWebhook } from './actions/bulkJob/waiting';
 import { searchJobs } from './methods/listSearch';
 import { noWebhookLifecycle } from './helpers/webhookLifecycle';
@@ -24,8 +25,7 @@ export class EmailVerification implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description:
-			'Verify email addresses one by one or whole sheets as one bulk job, wait for jobs and route rows by group',
+		description: NODE_DESCRIPTION,
 		defaults: { name: 'Email Verification' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -9,7 +9,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { verifyWebhook, WebhookVerificationError } from '@evf/client';
 import { appendResultRows } from '../EmailVerification/actions/bulkJob/waiting';
-import { groupFilter, simplifyOption } from '../EmailVerification/actions/common.descriptions';
+import {
+	groupFilter,
+	NODE_DESCRIPTION,
+	simplifyOption,
+} from '../EmailVerification/actions/common.descriptions';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
@@ -28,9 +32,9 @@ export class EmailVerificationTrigger implements INodeType {
 		version: 1,
 		// The canvas shows the node name already; the subtitle says what the node outputs.
 		subtitle: '={{ $parameter["output"] === "results" ? "Result rows" : "Job summary" }}',
-		// n8n's node creator merges this trigger with the Email Verification node into one entry and shows
-		// the trigger's description for both, so it describes the whole integration.
-		description: 'Verify email addresses one by one or as bulk jobs, and act when a job finishes',
+		// n8n's node creator merges this trigger into the Email Verification node's entry and shows this
+		// description for both: the action node's own, so its panel says what the action does.
+		description: NODE_DESCRIPTION,
 		defaults: { name: 'On Bulk Job Finished' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

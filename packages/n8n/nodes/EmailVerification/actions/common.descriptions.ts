@@ -1,5 +1,12 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+/**
+ * The action node's description. n8n's node creator merges the webhook trigger into the action's entry
+ * and shows the trigger's description for it, so the trigger carries this same text.
+ */
+export const NODE_DESCRIPTION =
+	'Verify email addresses one by one or whole sheets as one bulk job, wait for jobs and route rows by group';
+
 export const jobIdLocator: INodeProperties = {
 	displayName: 'Job',
 	name: 'jobId',

@@ -1,0 +1,422 @@
+/**
+ * What an n8n user sees, in the real n8n editor (2.8.4) in Debian's Chromium: the package installed
+ * from its `npm pack` tarball into the user folder's .n8n/nodes, the owner created and signed in, the
+ * credential made in its dialog against the sandbox, every operation's panel, the job picker, a Verify
+ * run, and both triggers. Any uncaught error in the page fails the test.
+ *
+ * Run by `npm run test:editor` (part of the package's `check`). EVF_SCREENSHOTS=1 also writes the
+ * README's screenshots to packages/n8n/docs/.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { createClient } from '@evf/client/node';
+import { EmailVerification } from '../../nodes/EmailVerification/EmailVerification.node';
+import { EmailVerificationTrigger } from '../../nodes/EmailVerificationTrigger/EmailVerificationTrigger.node';
+import { EmailVerificationApi } from '../../credentials/EmailVerificationApi.credentials';
+import {
+	keepFailure,
+	missingBrowser,
+	note,
+	openBrowser,
+	screenshot,
+	settings,
+	type EditorBrowser,
+	type Locator,
+	type Page,
+} from './browser.cjs';
+import {
+	PACKAGE_DIR,
+	packPackage,
+	startN8n,
+	userFolderWith,
+	type N8nServer,
+} from './n8n-server.cjs';
+import { ACTION_DESCRIPTION, JOB_LABEL, PANEL_CASES, type PanelCase } from './panels';
+
+jest.setTimeout(15 * 60_000);
+
+const missing = missingBrowser();
+const skip = missing !== undefined && !settings.ci;
+const OWNER = {
+	email: 'owner@example.com',
+	password: 'Editor-test-1',
+	first: 'Olga',
+	last: 'Owner',
+};
+const DOCS = `${PACKAGE_DIR}/docs`;
+
+const action = new EmailVerification().description;
+const trigger = new EmailVerificationTrigger().description;
+/** What the credential dialog says when the service answers without the account. */
+const credentialFailure = new EmailVerificationApi().test.rules![0].properties.message;
+
+let sandbox: Sandbox;
+let n8n: N8nServer;
+let browser: EditorBrowser;
+let page: Page;
+let submittedJobId: string;
+const timings: Record<string, number> = {};
+/** The first step that failed: each step continues where the one before left the page. */
+let broken: string | undefined;
+
+function step(name: string, fn: () => Promise<void>): void {
+	it(name, async () => {
+		if (broken) throw new Error(`not run: the step "${broken}" failed`);
+		let passed = false;
+		try {
+			await fn();
+			passed = true;
+		} finally {
+			if (!passed) {
+				broken = name;
+				// What the page looked like, for whoever reads the failure.
+				const file = await keepFailure(page, settings.debug);
+				note(`"${name}" failed; the page at that moment: ${file}`);
+			}
+		}
+	});
+}
+
+/** The label a user clicks for an option value of a parameter, from the node's own description. */
+function optionName(name: string, value: string | boolean): string {
+	const property = action.properties.find(
+		(p) => p.name === name && (p.options ?? []).some((o) => 'value' in o && o.value === value),
+	);
+	const option = (property?.options ?? []).find((o) => 'value' in o && o.value === value);
+	if (!option) throw new Error(`no option ${String(value)} for ${name}`);
+	return (option as INodeProperties & { name: string }).name;
+}
+
+async function shot(name: string): Promise<void> {
+	if (!settings.screenshots) return;
+	await page.waitForTimeout(300);
+	await screenshot(page, DOCS, name);
+}
+
+const ndv = () => page.getByTestId('ndv');
+
+/** Picks an option in an n8n select (element-plus): opens it, clicks the item with that exact text. */
+async function choose(select: Locator, text: string): Promise<void> {
+	await select.click();
+	const item = page
+		.locator('.el-select-dropdown__item:visible, .el-select-dropdown li:visible')
+		.filter({ has: page.getByText(text, { exact: true }) })
+		.first();
+	await item.click();
+	await page.waitForTimeout(150);
+}
+
+async function setParameter(name: string, value: string | boolean): Promise<void> {
+	const input = ndv().getByTestId(`parameter-input-${name}`);
+	if (typeof value === 'boolean') {
+		const toggle = input.locator('.el-switch');
+		const on = (await toggle.getAttribute('class'))?.includes('is-checked') ?? false;
+		if (on !== value) await toggle.click();
+		return;
+	}
+	await choose(input, optionName(name, value));
+}
+
+/** Top-level labels and notices of the parameters panel, top to bottom, as the user reads them. */
+async function panelTexts(): Promise<string[]> {
+	return await ndv()
+		.getByTestId('node-parameters')
+		.evaluate((root) => {
+			const out: string[] = [];
+			for (const el of Array.from(
+				root.querySelectorAll('label.n8n-input-label, .notice.parameter-item'),
+			)) {
+				// Labels inside a collection's added options are not top-level parameters.
+				if (el.closest('.collection-parameter, .fixed-collection-parameter')) continue;
+				if (el.closest('[data-test-id="credentials-label"]')) continue;
+				// The Settings tab's parameters are in the page too, hidden.
+				if (!(el as HTMLElement).checkVisibility()) continue;
+				// A label's first text is its title; the Fixed/Expression switch follows it.
+				const title = el.matches('label') ? el.querySelector('span') : el;
+				const text = (title?.textContent ?? '').replace(/\s+/g, ' ').trim();
+				if (text) out.push(text);
+			}
+			return out;
+		});
+}
+
+/** The options a collection parameter offers in its Add Option list. */
+async function collectionOptions(name: string): Promise<string[]> {
+	const collection = ndv()
+		.getByTestId('parameter-item')
+		.filter({ has: page.locator(`label[for="${name}"]`) })
+		.last();
+	await collection.getByTestId('collection-parameter-add').click();
+	const items = page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
+	await items.first().waitFor();
+	const texts = (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(150);
+	return texts;
+}
+
+async function openNodeCreator(search: string): Promise<Locator> {
+	await page.keyboard.press('Escape');
+	const add = page.getByTestId('canvas-add-button');
+	if (await add.isVisible()) await add.click();
+	else await page.getByTestId('node-creator-plus-button').click();
+	const creator = page.getByTestId('node-creator');
+	await creator.waitFor();
+	await page.keyboard.type(search);
+	return creator;
+}
+
+async function closeNdv(): Promise<void> {
+	await page.getByTestId('ndv-close-button').click();
+	await ndv().waitFor({ state: 'hidden' });
+}
+
+/**
+ * Saves the credential dialog and returns what its connection test says: the success line, or the
+ * failure banner with its details opened ("More details" holds the message).
+ */
+async function saveCredentialAndReadResult(): Promise<string> {
+	const dialog = page.getByTestId('editCredential-modal');
+	const tested = page.waitForResponse((r) => r.url().includes('/rest/credentials/test'));
+	await dialog.getByTestId('credential-save-button').click();
+	const response = await tested;
+	if (settings.debug) {
+		const sent = JSON.parse(response.request().postData() ?? '{}').credentials?.data ?? {};
+		note(
+			`credential test: baseUrl=${sent.baseUrl} key ok=${sent.apiKey === sandbox.apiKey} -> ${await response.text()}`,
+		);
+	}
+	const outcome = dialog
+		.getByText(/Connection tested successfully|Couldn.t connect with these settings/)
+		.filter({ visible: true })
+		.first();
+	await outcome.waitFor();
+	const more = dialog.getByText('More details', { exact: true }).filter({ visible: true });
+	if ((await more.count()) > 0) {
+		await more.first().click();
+		await page.waitForTimeout(300);
+	}
+	return await dialog.innerText();
+}
+
+async function fillCredential(fields: Record<string, string>): Promise<void> {
+	const dialog = page.getByTestId('editCredential-modal');
+	for (const [name, value] of Object.entries(fields)) {
+		const input = dialog.getByTestId(`parameter-input-${name}`).locator('input');
+		// A saved secret shows as a placeholder: select it and paste over it, as a user does.
+		await input.click();
+		await page.keyboard.press('ControlOrMeta+a');
+		await page.keyboard.insertText(value);
+		await page.keyboard.press('Tab');
+	}
+}
+
+const title = skip
+	? `the n8n editor in Chromium (skipped: ${missing})`
+	: 'the n8n editor in Chromium';
+(skip ? describe.skip : describe)(title, () => {
+	beforeAll(async () => {
+		if (missing) throw new Error(`The editor test needs ${missing}`);
+		const started = Date.now();
+		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
+		const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+		const submitted = await client.submitList({
+			emails: ['valid.ada@example.com', 'invalid.bob@example.com', 'info@example.com'],
+			name: 'Editor test list',
+		});
+		submittedJobId = submitted.jobs[0].job_id;
+		await client.waitForJob(submittedJobId, { intervalMs: 200, timeoutMs: 60_000 });
+		const folder = userFolderWith(packPackage());
+		n8n = await startN8n(folder);
+		browser = await openBrowser();
+		page = browser.page;
+		page.setDefaultTimeout(30_000);
+		timings.setup = Date.now() - started;
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.stop();
+		await sandbox?.close();
+		note(`durations (ms): ${JSON.stringify(timings)}`);
+	});
+
+	afterEach(() => {
+		// Any uncaught error in the page fails the step that caused it.
+		const errors = browser?.pageErrors.splice(0) ?? [];
+		expect(errors).toEqual([]);
+	});
+
+	step('creates the owner in the setup form, signs out, and signs in', async () => {
+		const started = Date.now();
+		// n8n answers its readiness check before every route is registered.
+		for (let i = 0; i < 60; i++) {
+			const settings = await fetch(`${n8n.url}/rest/settings`);
+			if (settings.ok) break;
+			await page.waitForTimeout(500);
+		}
+		await page.goto(`${n8n.url}/setup`);
+		await page.locator('input[name=email]').fill(OWNER.email);
+		await page.locator('input[name=firstName]').fill(OWNER.first);
+		await page.locator('input[name=lastName]').fill(OWNER.last);
+		await page.locator('input[name=password]').fill(OWNER.password);
+		await page.getByTestId('form-submit-button').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+		// Signed in by the setup; forgetting the session cookie signs the browser out.
+		await browser.context.clearCookies();
+		await page.goto(`${n8n.url}/signin`);
+		await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
+		await page.locator('input[name=password]').fill(OWNER.password);
+		await page.getByTestId('form-submit-button').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		timings.signIn = Date.now() - started;
+	});
+
+	step(
+		"the node creator shows the action node's own description, its triggers and actions",
+		async () => {
+			await page.goto(`${n8n.url}/workflow/new`);
+			await page.getByTestId('canvas-add-button').waitFor();
+			const creator = await openNodeCreator('Email Verification');
+			await creator.getByText('Email Verification', { exact: true }).click();
+			await creator.getByText(ACTION_DESCRIPTION, { exact: true }).waitFor();
+			const text = await creator.innerText();
+			expect(text).not.toContain('Starts the workflow');
+			expect(text).toContain('On bulk job finished');
+			expect(text).not.toMatch(/On new Email Verification event/i);
+			await creator.getByText(/^Actions \(\d+\)$/).click();
+			await creator.getByText('Verify an email address', { exact: true }).click();
+			await ndv().waitFor();
+		},
+	);
+
+	step(
+		'creates the credential in its dialog: a Base URL without /api and a wrong key fail with the field to fix, the right ones connect',
+		async () => {
+			const started = Date.now();
+			await ndv().getByTestId('node-credentials-select').click();
+			await page.getByTestId('node-credentials-select-item-new').click();
+			const dialog = page.getByTestId('editCredential-modal');
+			await dialog.waitFor();
+			const baseUrl = dialog.getByTestId('parameter-input-baseUrl').locator('input');
+			expect(await baseUrl.inputValue()).toBe('');
+			expect(await baseUrl.getAttribute('placeholder')).toBe('https://<your service host>/api');
+
+			await fillCredential({
+				apiKey: sandbox.apiKey,
+				baseUrl: sandbox.baseUrl.replace(/\/api$/, ''),
+			});
+			const wrongUrl = await saveCredentialAndReadResult();
+			expect(wrongUrl).toContain(credentialFailure);
+
+			await fillCredential({
+				apiKey: `${sandbox.apiKey.slice(0, -4)}0000`,
+				baseUrl: sandbox.baseUrl,
+			});
+			const wrongKey = await saveCredentialAndReadResult();
+			expect(wrongKey).toContain(credentialFailure);
+
+			await fillCredential({
+				apiKey: sandbox.apiKey,
+				baseUrl: sandbox.baseUrl,
+				webhookSecret: sandbox.webhookSecret,
+			});
+			expect(await saveCredentialAndReadResult()).toContain('Connection tested successfully');
+			await shot('credential');
+			await dialog
+				.locator('.el-dialog__headerbtn, [aria-label="Close this dialog"]')
+				.first()
+				.click();
+			await dialog.waitFor({ state: 'hidden' });
+			timings.credential = Date.now() - started;
+		},
+	);
+
+	step('runs Verify and shows its output', async () => {
+		const started = Date.now();
+		await ndv()
+			.getByTestId('parameter-input-email')
+			.locator('input, [contenteditable]')
+			.first()
+			.fill('valid.editor@example.com');
+		await ndv().getByTestId('node-execute-button').click();
+		const output = ndv().getByTestId('output-panel');
+		await output.getByText('safe_to_send').first().waitFor({ timeout: 60_000 });
+		await shot('output');
+		const text = await output.innerText();
+		expect(text).toContain('valid.editor@example.com');
+		expect(text).toMatch(/safe_to_send/);
+		timings.verify = Date.now() - started;
+	});
+
+	for (const panel of PANEL_CASES) {
+		step(`the panel of ${panel.title} shows exactly its fields`, async () => {
+			// Leaving the resource and coming back gives the operation's defaults, as for a new node.
+			const { resource, ...rest } = panel.set as { resource: string } & PanelCase['set'];
+			await setParameter('resource', resource === 'account' ? 'email' : 'account');
+			await setParameter('resource', resource);
+			for (const [name, value] of Object.entries(rest)) await setParameter(name, value);
+			await page.waitForTimeout(200);
+			expect(await panelTexts()).toEqual(panel.visible);
+			if (panel.options) expect(await collectionOptions('options')).toEqual(panel.options);
+			if (panel.title === 'Bulk Job > Submit, waiting automatically for result rows')
+				await shot('submit');
+		});
+	}
+
+	step('the job picker lists the submitted job by what it is', async () => {
+		await setParameter('resource', 'bulkJob');
+		await setParameter('operation', 'get');
+		await ndv().getByTestId('resource-locator-jobId').getByTestId('rlc-input').click();
+		// Each job of the list, as the user reads it; none may look otherwise.
+		const entries = page.getByText(/ address(es)? · /).filter({ visible: true });
+		await entries.first().waitFor({ timeout: 30_000 });
+		const labels = (await entries.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+		for (const label of labels) expect(label).toMatch(JOB_LABEL);
+		expect(labels.some((l) => l.startsWith('3 addresses · completed · '))).toBe(true);
+		expect(labels.join('\n')).not.toContain(submittedJobId);
+		await shot('job-list');
+		await page.keyboard.press('Escape');
+		await closeNdv();
+	});
+
+	step(
+		'adds the webhook trigger: named by its event, with a panel about the Test URL',
+		async () => {
+			const creator = await openNodeCreator('Email Verification');
+			await creator.getByText('Email Verification', { exact: true }).click();
+			await creator.getByText('On bulk job finished', { exact: true }).click();
+			await ndv().waitFor();
+			// The credential made above is picked for the new node; the trigger panel shows once it is set.
+			const panel = ndv().getByTestId('trigger-header');
+			await panel.waitFor({ timeout: 30_000 });
+			expect(await panel.innerText()).toContain(
+				(trigger.triggerPanel as { header: string }).header,
+			);
+			const whole = await ndv().innerText();
+			expect(whole).not.toMatch(/Go to Email Verification/i);
+			await shot('trigger');
+			await closeNdv();
+			const node = page.getByTestId('canvas-node').filter({ hasText: 'On Bulk Job Finished' });
+			const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
+			expect(canvasText).toContain('Job summary');
+			expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
+		},
+	);
+
+	step('adds the poll trigger: its notice points at Poll Times above it', async () => {
+		const creator = await openNodeCreator('Email Verification Poll');
+		await creator.getByText('Email Verification Poll Trigger', { exact: true }).click();
+		await ndv().waitFor();
+		const texts = await panelTexts();
+		const pollTimes = texts.findIndex((t) => t.startsWith('Poll Times'));
+		const notice = texts.findIndex((t) => t.includes('Poll Times set above'));
+		expect(pollTimes).toBeGreaterThanOrEqual(0);
+		expect(notice).toBeGreaterThan(pollTimes);
+		expect(texts.join('\n')).not.toMatch(/interval below/);
+		await closeNdv();
+		const node = page.getByTestId('canvas-node').filter({ hasText: 'Polling' });
+		const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
+		expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
+	});
+});
