@@ -291,6 +291,16 @@ describe('modules that only read may be rerun by Make', () => {
     );
     expect(post.type).toBe('RuntimeError');
     expect(post.message).toMatch(/A POST may have been acted on and charged: look at List Bulk Jobs/);
+    sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
+    const post500 = await failure(
+      runModule(
+        'makeApiCall',
+        { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['valid.m2@example.com'] } },
+        conn,
+      ),
+    );
+    expect(post500.type).toBe('RuntimeError');
+    expect(post500.message).toMatch(/HTTP 500: .+ a POST may have been acted on and charged/);
     sb.faults.failNext({ path: '/v1/jobs', status: 503, when: 'after' });
     const get = await failure(runModule('makeApiCall', { url: '/v1/jobs', method: 'GET' }, conn));
     expect(get.type).toBe('ConnectionError');
