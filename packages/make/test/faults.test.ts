@@ -16,7 +16,13 @@ let sb: Sandbox;
 let conn: MakeConnection;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
+  sb = await startSandbox({
+    port: 0,
+    timeScale: 0.01,
+    rowsPerSecond: 2000,
+    // A webhook host on a private network is one the service refuses (422) by its own rule.
+    resolver: async (host) => (host.startsWith('internal.') ? ['10.0.0.7'] : ['93.184.216.34']),
+  });
   conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
 });
 afterAll(async () => {
@@ -156,6 +162,18 @@ describe('Submit a Bulk Verification never lets Make rerun a list that may have 
     expect(added).toBe(1);
     expect(e.type).toBe('ConnectionError');
     expect(e.typedByMake).toBe(true);
+  });
+
+  it('422 by the service own rule (a webhook host on a private network): DataError, nothing charged, its reason', async () => {
+    const before = sb.ledger();
+    const { e, added } = await submitFails({
+      emails: ['valid.h1@example.com'],
+      webhook_url: 'https://internal.example.com/hook',
+    });
+    expect(added).toBe(0);
+    expect(e.type).toBe('DataError');
+    expect(e.message).toMatch(/^The service refused the list and nothing was charged \(HTTP 422: .*webhook/i);
+    expect(sb.ledger()).toEqual(before);
   });
 
   it('422: DataError, nothing charged (the spec says so), the refused reason and addresses named', async () => {
