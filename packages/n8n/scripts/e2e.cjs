@@ -2,7 +2,7 @@
 'use strict';
 /**
  * Runs the real-n8n end-to-end suites with their own jest invocation (the root config leaves them out):
- * the package in real n8n, and in n8n's queue mode. The n8n versions come from ensure-n8n.cjs: the
+ * the package in real n8n, in n8n's queue mode, and `npm run n8n` as a user starts it. The n8n versions come from ensure-n8n.cjs: the
  * pinned one always; the newest proven one too in CI (CI=true) or with EVF_N8N_MATRIX=1.
  * Arguments are passed to jest (e.g. `-t "queue"`); EVF_N8N_SUITES=real-n8n picks suites by file name.
  */
@@ -11,9 +11,11 @@ const path = require('node:path');
 const { NEWEST, PINNED, matrixVersions } = require('./ensure-n8n.cjs');
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-const suites = ['real-n8n.e2e-n8n.test.ts', 'real-n8n-queue.e2e-n8n.test.ts'].filter(
-	(file) => !process.env.EVF_N8N_SUITES || file.includes(process.env.EVF_N8N_SUITES),
-);
+const suites = [
+	'real-n8n.e2e-n8n.test.ts',
+	'real-n8n-queue.e2e-n8n.test.ts',
+	'npm-run-n8n.e2e-n8n.test.ts',
+].filter((file) => !process.env.EVF_N8N_SUITES || file.includes(process.env.EVF_N8N_SUITES));
 const versions = matrixVersions();
 process.stdout.write(
 	versions.length > 1

@@ -237,12 +237,25 @@ async function executeWorkflow(instance, id, options) {
 		['execute', `--id=${id}`, '--rawOutput'],
 		options,
 	);
-	const start = result.stdout.indexOf('\n{');
-	const text = result.stdout.startsWith('{') ? result.stdout : result.stdout.slice(start + 1);
+	// The run data is printed indented, between a line `{` and a line `}`; n8n's task runner may log
+	// before or after it (a runner that registers late prints its line after the run data).
+	const lines = result.stdout.split('\n');
+	const first = lines.indexOf('{');
+	const last = first < 0 ? -1 : lines.indexOf('}', first);
+	const candidates = [
+		lines.slice(first, last + 1).join('\n'),
+		...lines.filter((line) => line.startsWith('{') && line.endsWith('}')),
+	];
 	let run;
-	try {
-		run = JSON.parse(text);
-	} catch {
+	for (const text of candidates) {
+		try {
+			run = JSON.parse(text);
+			break;
+		} catch {
+			// not the run data
+		}
+	}
+	if (run === undefined) {
 		throw new Error(
 			`n8n execute --id=${id} printed no run data (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
 		);
