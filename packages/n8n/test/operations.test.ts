@@ -195,7 +195,9 @@ describe('Email > Verify', () => {
 			},
 		);
 		await expect(broke).rejects.toMatchObject({ httpCode: '402' });
-		await expect(broke).rejects.toThrow(/too few credits for this request\. It needs 1 and 0 are left/);
+		await expect(broke).rejects.toThrow(
+			/too few credits for this request\. It needs 1 and 0 are left/,
+		);
 	});
 
 	it('fails clearly when the rate limit resets later than the client will wait', async () => {
