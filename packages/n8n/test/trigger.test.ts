@@ -122,6 +122,21 @@ describe('On Bulk Job Finished: copies of one delivery at the same moment', () =
 		]);
 	});
 
+	it('keeps a test event in the editor apart: the first production delivery of that job still starts a run', async () => {
+		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
+		const workflowId = crypto.randomUUID();
+		const inEditor = webhookContext({
+			params: { output: 'job' },
+			credentials: { ...baseCredentials, webhookSecret: vector.secrets[0] },
+			delivery: { rawBody: vector.rawBody, headers: vector.headers },
+			workflowId,
+			mode: 'manual',
+		});
+		expect((await trigger.webhook.call(inEditor.context)).workflowData).toBeDefined();
+		const production = copyArriving(workflowId);
+		expect((await trigger.webhook.call(production.context)).workflowData).toBeDefined();
+	});
+
 	it('keeps each workflow separate: the same job starts one run in every workflow with the trigger', async () => {
 		jest.spyOn(Date, 'now').mockReturnValue(vector.now * 1000);
 		const [a, b] = [copyArriving(crypto.randomUUID()), copyArriving(crypto.randomUUID())];

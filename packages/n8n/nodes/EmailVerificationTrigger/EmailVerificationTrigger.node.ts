@@ -147,7 +147,8 @@ export class EmailVerificationTrigger implements INodeType {
 
 		// Static data is saved with the workflow, so every n8n process sees the same list; the claim in
 		// this process's memory also stops copies that arrive at the same moment (see claimJob).
-		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		// Per mode too: a test event in the editor must not hide the first production delivery of that job.
+		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
 		if (!claimJob(scope, this.getWorkflowStaticData('node'), verified.jobId, Date.now())) {
 			response.status(200).json({ received: true, duplicate: true });
 			return { noWebhookResponse: true };

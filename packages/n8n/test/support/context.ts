@@ -210,6 +210,7 @@ export function webhookContext(
 		getNodeParameter: (name: string, fallback?: unknown) => read(name, 0, fallback),
 		getNode: () => node,
 		getWorkflow: () => ({ id: workflowId, name: 'Test workflow', active: true }),
+		getMode: () => options.mode ?? 'webhook',
 		getCredentials: async () => ({ ...options.credentials }),
 		getWorkflowStaticData: () => staticData,
 		helpers: {} as IWebhookFunctions['helpers'],
