@@ -385,7 +385,10 @@ const title = skip
 		async () => {
 			const creator = await openNodeCreator('Email Verification');
 			await creator.getByText('Email Verification', { exact: true }).click();
-			await creator.getByText('On bulk job finished', { exact: true }).click();
+			// With a node on the canvas, n8n opens the actions and folds the triggers.
+			const event = creator.getByText('On bulk job finished', { exact: true });
+			if (!(await event.isVisible())) await creator.getByText(/^Triggers \(\d+\)$/).click();
+			await event.click();
 			await ndv().waitFor();
 			// The credential made above is picked for the new node; the trigger panel shows once it is set.
 			const panel = ndv().getByTestId('trigger-header');
@@ -407,6 +410,9 @@ const title = skip
 	step('adds the poll trigger: its notice points at Poll Times above it', async () => {
 		const creator = await openNodeCreator('Email Verification Poll');
 		await creator.getByText('Email Verification Poll Trigger', { exact: true }).click();
+		// A node with no actions to pick opens its details first, with its own description.
+		await creator.getByText(/^Starts the workflow when a bulk job finishes, by checking/).waitFor();
+		await creator.getByRole('button', { name: 'Add to workflow' }).click();
 		await ndv().waitFor();
 		const texts = await panelTexts();
 		const pollTimes = texts.findIndex((t) => t.startsWith('Poll Times'));
