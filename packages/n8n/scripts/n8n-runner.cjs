@@ -61,6 +61,8 @@ function packTarball() {
 	if (packed && fs.existsSync(packed)) return packed;
 	buildPackage();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-pack-'));
+	// Installed copies live in each user folder; the tarball itself goes when this process ends.
+	process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: PACKAGE_DIR,
 		encoding: 'utf8',
