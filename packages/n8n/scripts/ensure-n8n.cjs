@@ -255,6 +255,13 @@ async function install(version) {
 	};
 	fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 	let env = { ...process.env, npm_config_yes: 'true' };
+	// Native modules (sqlite3) are built by node-gyp, which otherwise downloads Node's headers: use the
+	// headers the running Node ships with, so the install needs no network beyond the npm registry and
+	// works for any user (root's npm config may name them; another user's has nothing).
+	const ownPrefix = path.dirname(path.dirname(process.execPath));
+	if (!env.npm_config_nodedir && fs.existsSync(path.join(ownPrefix, 'include', 'node', 'node.h'))) {
+		env.npm_config_nodedir = ownPrefix;
+	}
 	if (recipe.node) {
 		const node = await ensureNode(recipe.node);
 		// npm and node-gyp then run on the Node.js n8n runs on, and build against its headers.
