@@ -218,6 +218,16 @@ export class EmailVerificationClient {
     return plan;
   }
 
+  /**
+   * The same plan with other job fields, checked the same way; no address is scanned again (e.g. a
+   * webhook_url that depends on how many jobs the plan has).
+   */
+  async withJobFields(plan: SubmissionPlan, fields: Partial<JobFields>): Promise<SubmissionPlan> {
+    const merged: JobFields = { ...plan.fields, ...fields };
+    await this.assertJobFields(merged);
+    return { ...plan, fields: merged };
+  }
+
   /** Posts a plan's already-checked jobs; see bulk.ts for a 422 or a stop part way. */
   submitPlan(plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
     return postPlan(this.http, plan, opts);

@@ -92,3 +92,23 @@ describe('submitList reads the allowance from the account (against the sandbox)'
     expect(sb.requests.slice(from).map((r) => r.path)).toEqual(['/v1/verify/bulk']);
   });
 });
+
+describe('planList, withJobFields, submitPlan: one scan of the list', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startFastSandbox({ timeScale: 1 / 1000 });
+  });
+  afterAll(() => sb.close());
+
+  test('fields changed after planning are checked again, and the plan posts as planned', async () => {
+    const acct = sb.addAccount({ plan: 'pro', credits: 100 });
+    const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
+    const plan = await client.planList({ emails: ['valid.a@example.com', 'VALID.A@example.com', 'bad@'], name: 'May' });
+    expect(plan.chunks).toEqual([['valid.a@example.com']]);
+    await expect(client.withJobFields(plan, { webhook_url: 'http://hooks.example.com/x' })).rejects.toMatchObject({ field: 'webhook_url' });
+    const renamed = await client.withJobFields(plan, { name: 'June' });
+    const { jobs } = await client.submitPlan(renamed);
+    expect(jobs).toHaveLength(1);
+    expect((await client.listJobs()).jobs.map((j) => j.total_emails)).toEqual([1]);
+  });
+});
