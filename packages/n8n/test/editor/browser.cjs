@@ -36,7 +36,7 @@ async function openBrowser() {
 			'--disable-component-update',
 			'--disable-sync',
 		],
-		viewport: { width: 1440, height: 900 },
+		viewport: { width: 1440, height: 1000 },
 		deviceScaleFactor: 1,
 		timezoneId: 'UTC',
 		locale: 'en-US',

@@ -89,7 +89,10 @@ function optionName(name: string, value: string | boolean): string {
 
 async function shot(name: string): Promise<void> {
 	if (!settings.screenshots) return;
-	await page.waitForTimeout(300);
+	// n8n's toasts ("Node executed successfully") would cover the panel.
+	for (const close of await page.locator('.el-notification__closeBtn').all())
+		await close.click().catch(() => undefined);
+	await page.waitForTimeout(500);
 	await screenshot(page, DOCS, name);
 }
 
@@ -332,23 +335,6 @@ const title = skip
 		},
 	);
 
-	step('runs Verify and shows its output', async () => {
-		const started = Date.now();
-		await ndv()
-			.getByTestId('parameter-input-email')
-			.locator('input, [contenteditable]')
-			.first()
-			.fill('valid.editor@example.com');
-		await ndv().getByTestId('node-execute-button').click();
-		const output = ndv().getByTestId('output-panel');
-		await output.getByText('safe_to_send').first().waitFor({ timeout: 60_000 });
-		await shot('output');
-		const text = await output.innerText();
-		expect(text).toContain('valid.editor@example.com');
-		expect(text).toMatch(/safe_to_send/);
-		timings.verify = Date.now() - started;
-	});
-
 	for (const panel of PANEL_CASES) {
 		step(`the panel of ${panel.title} shows exactly its fields`, async () => {
 			// Leaving the resource and coming back gives the operation's defaults, as for a new node.
@@ -377,6 +363,28 @@ const title = skip
 		expect(labels.join('\n')).not.toContain(submittedJobId);
 		await shot('job-list');
 		await page.keyboard.press('Escape');
+	});
+	step('runs Verify and shows its output', async () => {
+		const started = Date.now();
+		await setParameter('resource', 'email');
+		await setParameter('operation', 'verify');
+		await ndv()
+			.getByTestId('parameter-input-email')
+			.locator('input, [contenteditable]')
+			.first()
+			.fill('valid.editor@example.com');
+		await ndv().getByTestId('node-execute-button').click();
+		const output = ndv().getByTestId('output-panel');
+		await output.getByText('safe_to_send').first().waitFor({ timeout: 60_000 });
+		const text = await output.innerText();
+		expect(text).toContain('valid.editor@example.com');
+		expect(text).toMatch(/safe_to_send/);
+		// The schema view lists every field with its value, the decision fields included.
+		await output.getByTestId('radio-button-schema').click();
+		for (const field of ['category', 'group', 'safe_to_send'])
+			await output.getByText(field, { exact: true }).first().waitFor();
+		await shot('output');
+		timings.verify = Date.now() - started;
 		await closeNdv();
 	});
 
