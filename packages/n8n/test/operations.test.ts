@@ -2,8 +2,9 @@
  * Every operation's execute path, run through the node class against the sandbox on loopback.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { createClient } from '@evf/client/node';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { searchJobs } from '../nodes/EmailVerification/methods/listSearch';
 import { executeContext, loadOptionsContext, type TestCredentials } from './support/context';
@@ -328,12 +329,12 @@ describe('Bulk Job > Submit', () => {
 		afterAll(async () => {
 			await slow.close();
 		});
-		/** The job the last submission created, as the node itself polled it. */
-		const lastPolledJob = (): string | undefined =>
-			slow.requests
-				.filter((r) => r.method === 'GET' && /^\/v1\/jobs\/[^/]+$/.test(r.path))
-				.map((r) => r.path.slice('/v1/jobs/'.length))
-				.pop();
+		/** The newest job of the account: the one the test's submission created (tests run one by one). */
+		const newestJob = async (): Promise<string> => {
+			const client = createClient({ apiKey: slow.apiKey, baseUrl: slow.baseUrl });
+			const { jobs } = await client.listJobs({ limit: 1 });
+			return jobs[0].job_id;
+		};
 		const submitAndPoll = (emails: string, extra: Record<string, unknown>) => ({
 			resource: 'bulkJob',
 			operation: 'submit',
@@ -357,13 +358,12 @@ describe('Bulk Job > Submit', () => {
 				{ credentials: slowCredentials },
 			).catch((error: unknown) => error);
 			expect(failure).toBeInstanceOf(NodeOperationError);
-			const jobId = lastPolledJob();
-			expect(jobId).toMatch(/\S/);
+			const jobId = await newestJob();
 			const { message, description } = failure as NodeOperationError;
 			expect(message).toContain(`job ${jobId} was submitted and charged and still running`);
 			expect(message).toMatch(/still (queued|processing)/);
 			expect(description).toMatch(/Do not run this step again/);
-			expect(slow.job(jobId!)?.terminal).toBe(false);
+			expect(slow.job(jobId)?.terminal).toBe(false);
 		});
 
 		it('Stop during a long polling interval ends the wait within a step of n8n sleep, naming the charged job', async () => {
@@ -375,16 +375,26 @@ describe('Bulk Job > Submit', () => {
 				}),
 				credentials: slowCredentials,
 			});
+			const earlier = await newestJob();
 			const running = node.execute.call(harness.context).catch((error: unknown) => error);
+			let jobId = earlier;
 			await waitFor(
-				() => harness.sent.some((r) => r.method === 'GET' && /\/v1\/jobs\/[^/?]+$/.test(r.url)),
-				{ timeoutMs: 30_000, what: 'first poll of the submitted job' },
+				async () => {
+					jobId = await newestJob();
+					// The new job's first poll was answered: the node is now in its ten-minute sleep.
+					return (
+						jobId !== earlier &&
+						slow.requests.some((r) => r.method === 'GET' && r.path === `/v1/jobs/${jobId}`)
+					);
+				},
+				{ timeoutMs: 60_000, what: 'first poll of the submitted job answered' },
 			);
+			await sleep(1500);
 			harness.abort.abort();
 			const failure = (await running) as NodeOperationError;
 			expect(failure).toBeInstanceOf(NodeOperationError);
-			const jobId = lastPolledJob();
 			expect(failure.message).toContain(`job ${jobId} was submitted and charged and still running`);
+			expect(failure.message).toMatch(/cancelled/);
 		}, 120_000);
 
 		it('Continue On Fail outputs the same warning as an item', async () => {
@@ -393,7 +403,7 @@ describe('Bulk Job > Submit', () => {
 				undefined,
 				{ credentials: slowCredentials, continueOnFail: true },
 			);
-			const jobId = lastPolledJob();
+			const jobId = await newestJob();
 			expect(output[0].json.error).toContain(`job ${jobId} was submitted and charged`);
 			expect(output[0].json.description).toMatch(/Do not run this step again/);
 		});
