@@ -12,5 +12,5 @@ export function missingBrowser(): string | undefined;
 export function openBrowser(): Promise<EditorBrowser>;
 export function screenshot(page: Page, dir: string, name: string): Promise<string>;
 export function keepFailure(page: Page, withHtml: boolean): Promise<string>;
-export const settings: { screenshots: boolean; debug: boolean; ci: boolean };
+export const settings: { screenshots: boolean; debug: boolean; ci: boolean; n8nVersions: string[] };
 export function note(message: string): void;

@@ -26,11 +26,16 @@ import {
 } from './browser.cjs';
 import {
 	PACKAGE_DIR,
-	packPackage,
+	PINNED,
+	createInstance,
+	freePort,
+	installPackage,
+	packTarball,
+	removeInstance,
 	startN8n,
-	userFolderWith,
-	type N8nServer,
-} from './n8n-server.cjs';
+	type Instance,
+	type N8nProcess,
+} from '../../scripts/n8n-runner.cjs';
 import { ACTION_DESCRIPTION, JOB_LABEL, PANEL_CASES, type PanelCase } from './panels';
 
 jest.setTimeout(15 * 60_000);
@@ -51,7 +56,8 @@ const trigger = new EmailVerificationTrigger().description;
 const credentialFailure = new EmailVerificationApi().test.rules![0].properties.message;
 
 let sandbox: Sandbox;
-let n8n: N8nServer;
+let instance: Instance | undefined;
+let n8n: N8nProcess;
 let browser: EditorBrowser;
 let page: Page;
 let submittedJobId: string;
@@ -88,7 +94,8 @@ function optionName(name: string, value: string | boolean): string {
 }
 
 async function shot(name: string): Promise<void> {
-	if (!settings.screenshots) return;
+	// The README shows the pinned n8n.
+	if (!settings.screenshots || instance?.version !== PINNED) return;
 	// n8n's toasts ("Node executed successfully") would cover the panel.
 	for (const close of await page.locator('.el-notification__closeBtn').all())
 		await close.click().catch(() => undefined);
@@ -217,220 +224,236 @@ async function fillCredential(fields: Record<string, string>): Promise<void> {
 const title = skip
 	? `the n8n editor in Chromium (skipped: ${missing})`
 	: 'the n8n editor in Chromium';
-(skip ? describe.skip : describe)(title, () => {
-	beforeAll(async () => {
-		if (missing) throw new Error(`The editor test needs ${missing}`);
-		const started = Date.now();
-		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
-		const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
-		const submitted = await client.submitList({
-			emails: ['valid.ada@example.com', 'invalid.bob@example.com', 'info@example.com'],
-			name: 'Editor test list',
-		});
-		submittedJobId = submitted.jobs[0].job_id;
-		await client.waitForJob(submittedJobId, { intervalMs: 200, timeoutMs: 60_000 });
-		const folder = userFolderWith(packPackage());
-		n8n = await startN8n(folder);
-		browser = await openBrowser();
-		page = browser.page;
-		page.setDefaultTimeout(30_000);
-		timings.setup = Date.now() - started;
-	});
-
-	afterAll(async () => {
-		await browser?.close();
-		await n8n?.stop();
-		await sandbox?.close();
-		note(`durations (ms): ${JSON.stringify(timings)}`);
-	});
-
-	afterEach(() => {
-		// Any uncaught error in the page fails the step that caused it.
-		const errors = browser?.pageErrors.splice(0) ?? [];
-		expect(errors).toEqual([]);
-	});
-
-	step('creates the owner in the setup form, signs out, and signs in', async () => {
-		const started = Date.now();
-		// n8n answers its readiness check before every route is registered.
-		for (let i = 0; i < 60; i++) {
-			const settings = await fetch(`${n8n.url}/rest/settings`);
-			if (settings.ok) break;
-			await page.waitForTimeout(500);
-		}
-		await page.goto(`${n8n.url}/setup`);
-		await page.locator('input[name=email]').fill(OWNER.email);
-		await page.locator('input[name=firstName]').fill(OWNER.first);
-		await page.locator('input[name=lastName]').fill(OWNER.last);
-		await page.locator('input[name=password]').fill(OWNER.password);
-		await page.getByTestId('form-submit-button').click();
-		await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-		// Signed in by the setup; forgetting the session cookie signs the browser out.
-		await browser.context.clearCookies();
-		await page.goto(`${n8n.url}/signin`);
-		await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
-		await page.locator('input[name=password]').fill(OWNER.password);
-		await page.getByTestId('form-submit-button').click();
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		timings.signIn = Date.now() - started;
-	});
-
-	step(
-		"the node creator shows the action node's own description, its triggers and actions",
-		async () => {
-			await page.goto(`${n8n.url}/workflow/new`);
-			await page.getByTestId('canvas-add-button').waitFor();
-			const creator = await openNodeCreator('Email Verification');
-			await creator.getByText('Email Verification', { exact: true }).click();
-			await creator.getByText(ACTION_DESCRIPTION, { exact: true }).waitFor();
-			const text = await creator.innerText();
-			expect(text).not.toContain('Starts the workflow');
-			expect(text).toContain('On bulk job finished');
-			expect(text).not.toMatch(/On new Email Verification event/i);
-			await creator.getByText(/^Actions \(\d+\)$/).click();
-			await creator.getByText('Verify an email address', { exact: true }).click();
-			await ndv().waitFor();
-		},
-	);
-
-	step(
-		'creates the credential in its dialog: a Base URL without /api and a wrong key fail with the field to fix, the right ones connect',
-		async () => {
+function editorSuite(version: string): void {
+	(skip ? describe.skip : describe)(`${title}, n8n ${version}`, () => {
+		beforeAll(async () => {
+			if (missing) throw new Error(`The editor test needs ${missing}`);
 			const started = Date.now();
-			await ndv().getByTestId('node-credentials-select').click();
-			await page.getByTestId('node-credentials-select-item-new').click();
-			const dialog = page.getByTestId('editCredential-modal');
-			await dialog.waitFor();
-			const baseUrl = dialog.getByTestId('parameter-input-baseUrl').locator('input');
-			expect(await baseUrl.inputValue()).toBe('');
-			expect(await baseUrl.getAttribute('placeholder')).toBe('https://<your service host>/api');
-
-			await fillCredential({
-				apiKey: sandbox.apiKey,
-				baseUrl: sandbox.baseUrl.replace(/\/api$/, ''),
+			sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
+			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+			const submitted = await client.submitList({
+				emails: ['valid.ada@example.com', 'invalid.bob@example.com', 'info@example.com'],
+				name: 'Editor test list',
 			});
-			const wrongUrl = await saveCredentialAndReadResult();
-			expect(wrongUrl).toContain(credentialFailure);
-
-			await fillCredential({
-				apiKey: `${sandbox.apiKey.slice(0, -4)}0000`,
-				baseUrl: sandbox.baseUrl,
+			submittedJobId = submitted.jobs[0].job_id;
+			await client.waitForJob(submittedJobId, { intervalMs: 200, timeoutMs: 60_000 });
+			broken = undefined;
+			instance = await createInstance({
+				version,
+				port: await freePort(),
+				// The job picker shows times in the instance's timezone.
+				extra: { GENERIC_TIMEZONE: 'UTC' },
 			});
-			const wrongKey = await saveCredentialAndReadResult();
-			expect(wrongKey).toContain(credentialFailure);
-
-			await fillCredential({
-				apiKey: sandbox.apiKey,
-				baseUrl: sandbox.baseUrl,
-				webhookSecret: sandbox.webhookSecret,
-			});
-			expect(await saveCredentialAndReadResult()).toContain('Connection tested successfully');
-			await shot('credential');
-			await dialog
-				.locator('.el-dialog__headerbtn, [aria-label="Close this dialog"]')
-				.first()
-				.click();
-			await dialog.waitFor({ state: 'hidden' });
-			timings.credential = Date.now() - started;
-		},
-	);
-
-	for (const panel of PANEL_CASES) {
-		step(`the panel of ${panel.title} shows exactly its fields`, async () => {
-			// Leaving the resource and coming back gives the operation's defaults, as for a new node.
-			const { resource, ...rest } = panel.set as { resource: string } & PanelCase['set'];
-			await setParameter('resource', resource === 'account' ? 'email' : 'account');
-			await setParameter('resource', resource);
-			for (const [name, value] of Object.entries(rest)) await setParameter(name, value);
-			await page.waitForTimeout(200);
-			expect(await panelTexts()).toEqual(panel.visible);
-			if (panel.options) expect(await collectionOptions('options')).toEqual(panel.options);
-			if (panel.title === 'Bulk Job > Submit, waiting automatically for result rows')
-				await shot('submit');
+			installPackage(instance.folder, packTarball());
+			n8n = await startN8n({ instance });
+			browser = await openBrowser();
+			page = browser.page;
+			page.setDefaultTimeout(30_000);
+			timings.setup = Date.now() - started;
 		});
-	}
 
-	step('the job picker lists the submitted job by what it is', async () => {
-		await setParameter('resource', 'bulkJob');
-		await setParameter('operation', 'get');
-		await ndv().getByTestId('resource-locator-jobId').getByTestId('rlc-input').click();
-		// Each job of the list, as the user reads it; none may look otherwise.
-		const entries = page.getByText(/ address(es)? · /).filter({ visible: true });
-		await entries.first().waitFor({ timeout: 30_000 });
-		const labels = (await entries.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-		for (const label of labels) expect(label).toMatch(JOB_LABEL);
-		expect(labels.some((l) => l.startsWith('3 addresses · completed · '))).toBe(true);
-		expect(labels.join('\n')).not.toContain(submittedJobId);
-		await shot('job-list');
-		await page.keyboard.press('Escape');
-	});
-	step('runs Verify and shows its output', async () => {
-		const started = Date.now();
-		await setParameter('resource', 'email');
-		await setParameter('operation', 'verify');
-		await ndv()
-			.getByTestId('parameter-input-email')
-			.locator('input, [contenteditable]')
-			.first()
-			.fill('valid.editor@example.com');
-		await ndv().getByTestId('node-execute-button').click();
-		const output = ndv().getByTestId('output-panel');
-		await output.getByText('safe_to_send').first().waitFor({ timeout: 60_000 });
-		const text = await output.innerText();
-		expect(text).toContain('valid.editor@example.com');
-		expect(text).toMatch(/safe_to_send/);
-		// The schema view lists every field with its value, the decision fields included.
-		await output.getByTestId('radio-button-schema').click();
-		for (const field of ['category', 'group', 'safe_to_send'])
-			await output.getByText(field, { exact: true }).first().waitFor();
-		await shot('output');
-		timings.verify = Date.now() - started;
-		await closeNdv();
-	});
+		afterAll(async () => {
+			await browser?.close();
+			await n8n?.stop();
+			if (instance) removeInstance(instance);
+			await sandbox?.close();
+			note(`n8n ${version}: durations (ms): ${JSON.stringify(timings)}`);
+		});
 
-	step(
-		'adds the webhook trigger: named by its event, with a panel about the Test URL',
-		async () => {
-			const creator = await openNodeCreator('Email Verification');
-			await creator.getByText('Email Verification', { exact: true }).click();
-			// With a node on the canvas, n8n opens the actions and folds the triggers.
-			const event = creator.getByText('On bulk job finished', { exact: true });
-			if (!(await event.isVisible())) await creator.getByText(/^Triggers \(\d+\)$/).click();
-			await event.click();
-			await ndv().waitFor();
-			// The credential made above is picked for the new node; the trigger panel shows once it is set.
-			const panel = ndv().getByTestId('trigger-header');
-			await panel.waitFor({ timeout: 30_000 });
-			expect(await panel.innerText()).toContain(
-				(trigger.triggerPanel as { header: string }).header,
-			);
-			const whole = await ndv().innerText();
-			expect(whole).not.toMatch(/Go to Email Verification/i);
-			await shot('trigger');
+		afterEach(() => {
+			// Any uncaught error in the page fails the step that caused it.
+			const errors = browser?.pageErrors.splice(0) ?? [];
+			expect(errors).toEqual([]);
+		});
+
+		step('creates the owner in the setup form, signs out, and signs in', async () => {
+			const started = Date.now();
+			// n8n answers its readiness check before every route is registered.
+			for (let i = 0; i < 60; i++) {
+				const settings = await fetch(`${n8n.url}/rest/settings`);
+				if (settings.ok) break;
+				await page.waitForTimeout(500);
+			}
+			await page.goto(`${n8n.url}/setup`);
+			await page.locator('input[name=email]').fill(OWNER.email);
+			await page.locator('input[name=firstName]').fill(OWNER.first);
+			await page.locator('input[name=lastName]').fill(OWNER.last);
+			await page.locator('input[name=password]').fill(OWNER.password);
+			await page.getByTestId('form-submit-button').click();
+			await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+			// Signed in by the setup; forgetting the session cookie signs the browser out.
+			await browser.context.clearCookies();
+			await page.goto(`${n8n.url}/signin`);
+			await page.locator('input[name=emailOrLdapLoginId]').fill(OWNER.email);
+			await page.locator('input[name=password]').fill(OWNER.password);
+			await page.getByTestId('form-submit-button').click();
+			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+			timings.signIn = Date.now() - started;
+		});
+
+		step(
+			"the node creator shows the action node's own description, its triggers and actions",
+			async () => {
+				await page.goto(`${n8n.url}/workflow/new`);
+				await page.getByTestId('canvas-add-button').waitFor();
+				const creator = await openNodeCreator('Email Verification');
+				await creator.getByText('Email Verification', { exact: true }).click();
+				await creator.getByText(ACTION_DESCRIPTION, { exact: true }).waitFor();
+				const text = await creator.innerText();
+				expect(text).not.toContain('Starts the workflow');
+				expect(text).toContain('On bulk job finished');
+				expect(text).not.toMatch(/On new Email Verification event/i);
+				await creator.getByText(/^Actions \(\d+\)$/).click();
+				await creator.getByText('Verify an email address', { exact: true }).click();
+				await ndv().waitFor();
+			},
+		);
+
+		step(
+			'creates the credential in its dialog: a Base URL without /api and a wrong key fail with the field to fix, the right ones connect',
+			async () => {
+				const started = Date.now();
+				await ndv().getByTestId('node-credentials-select').click();
+				await page.getByTestId('node-credentials-select-item-new').click();
+				const dialog = page.getByTestId('editCredential-modal');
+				await dialog.waitFor();
+				const baseUrl = dialog.getByTestId('parameter-input-baseUrl').locator('input');
+				expect(await baseUrl.inputValue()).toBe('');
+				expect(await baseUrl.getAttribute('placeholder')).toBe('https://<your service host>/api');
+
+				await fillCredential({
+					apiKey: sandbox.apiKey,
+					baseUrl: sandbox.baseUrl.replace(/\/api$/, ''),
+				});
+				const wrongUrl = await saveCredentialAndReadResult();
+				expect(wrongUrl).toContain(credentialFailure);
+
+				await fillCredential({
+					apiKey: `${sandbox.apiKey.slice(0, -4)}0000`,
+					baseUrl: sandbox.baseUrl,
+				});
+				const wrongKey = await saveCredentialAndReadResult();
+				expect(wrongKey).toContain(credentialFailure);
+
+				await fillCredential({
+					apiKey: sandbox.apiKey,
+					baseUrl: sandbox.baseUrl,
+					webhookSecret: sandbox.webhookSecret,
+				});
+				expect(await saveCredentialAndReadResult()).toContain('Connection tested successfully');
+				await shot('credential');
+				await dialog
+					.locator('.el-dialog__headerbtn, [aria-label="Close this dialog"]')
+					.first()
+					.click();
+				await dialog.waitFor({ state: 'hidden' });
+				timings.credential = Date.now() - started;
+			},
+		);
+
+		for (const panel of PANEL_CASES) {
+			step(`the panel of ${panel.title} shows exactly its fields`, async () => {
+				// Leaving the resource and coming back gives the operation's defaults, as for a new node.
+				const { resource, ...rest } = panel.set as { resource: string } & PanelCase['set'];
+				await setParameter('resource', resource === 'account' ? 'email' : 'account');
+				await setParameter('resource', resource);
+				for (const [name, value] of Object.entries(rest)) await setParameter(name, value);
+				await page.waitForTimeout(200);
+				expect(await panelTexts()).toEqual(panel.visible);
+				if (panel.options) expect(await collectionOptions('options')).toEqual(panel.options);
+				if (panel.title === 'Bulk Job > Submit, waiting automatically for result rows')
+					await shot('submit');
+			});
+		}
+
+		step('the job picker lists the submitted job by what it is', async () => {
+			await setParameter('resource', 'bulkJob');
+			await setParameter('operation', 'get');
+			await ndv().getByTestId('resource-locator-jobId').getByTestId('rlc-input').click();
+			// Each job of the list, as the user reads it; none may look otherwise.
+			const entries = page.getByText(/ address(es)? · /).filter({ visible: true });
+			await entries.first().waitFor({ timeout: 30_000 });
+			const labels = (await entries.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+			for (const label of labels) expect(label).toMatch(JOB_LABEL);
+			expect(labels.some((l) => l.startsWith('3 addresses · completed · '))).toBe(true);
+			expect(labels.join('\n')).not.toContain(submittedJobId);
+			await shot('job-list');
+			await page.keyboard.press('Escape');
+		});
+		step('runs Verify and shows its output', async () => {
+			const started = Date.now();
+			await setParameter('resource', 'email');
+			await setParameter('operation', 'verify');
+			await ndv()
+				.getByTestId('parameter-input-email')
+				.locator('input, [contenteditable]')
+				.first()
+				.fill('valid.editor@example.com');
+			await ndv().getByTestId('node-execute-button').click();
+			const output = ndv().getByTestId('output-panel');
+			await output.getByText('safe_to_send').first().waitFor({ timeout: 60_000 });
+			const text = await output.innerText();
+			expect(text).toContain('valid.editor@example.com');
+			expect(text).toMatch(/safe_to_send/);
+			// The schema view lists every field with its value, the decision fields included.
+			await output.getByTestId('radio-button-schema').click();
+			for (const field of ['category', 'group', 'safe_to_send'])
+				await output.getByText(field, { exact: true }).first().waitFor();
+			await shot('output');
+			timings.verify = Date.now() - started;
 			await closeNdv();
-			const node = page.getByTestId('canvas-node').filter({ hasText: 'On Bulk Job Finished' });
-			const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
-			expect(canvasText).toContain('Job summary');
-			expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
-		},
-	);
+		});
 
-	step('adds the poll trigger: its notice points at Poll Times above it', async () => {
-		const creator = await openNodeCreator('Email Verification Poll');
-		await creator.getByText('Email Verification Poll Trigger', { exact: true }).click();
-		// A node with no actions to pick opens its details first, with its own description.
-		await creator.getByText(/^Starts the workflow when a bulk job finishes, by checking/).waitFor();
-		await creator.getByRole('button', { name: 'Add to workflow' }).click();
-		await ndv().waitFor();
-		const texts = await panelTexts();
-		const pollTimes = texts.findIndex((t) => t.startsWith('Poll Times'));
-		const notice = texts.findIndex((t) => t.includes('Poll Times set above'));
-		expect(pollTimes).toBeGreaterThanOrEqual(0);
-		expect(notice).toBeGreaterThan(pollTimes);
-		expect(texts.join('\n')).not.toMatch(/interval below/);
-		await closeNdv();
-		const node = page.getByTestId('canvas-node').filter({ hasText: 'Polling' });
-		const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
-		expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
+		step(
+			'adds the webhook trigger: named by its event, with a panel about the Test URL',
+			async () => {
+				const creator = await openNodeCreator('Email Verification');
+				await creator.getByText('Email Verification', { exact: true }).click();
+				// With a node on the canvas, n8n opens the actions and folds the triggers.
+				const event = creator.getByText('On bulk job finished', { exact: true });
+				if (!(await event.isVisible())) await creator.getByText(/^Triggers \(\d+\)$/).click();
+				await event.click();
+				await ndv().waitFor();
+				// The credential made above is picked for the new node; the trigger panel shows once it is set.
+				const panel = ndv().getByTestId('trigger-header');
+				await panel.waitFor({ timeout: 30_000 });
+				expect(await panel.innerText()).toContain(
+					(trigger.triggerPanel as { header: string }).header,
+				);
+				const whole = await ndv().innerText();
+				expect(whole).not.toMatch(/Go to Email Verification/i);
+				await shot('trigger');
+				await closeNdv();
+				const node = page.getByTestId('canvas-node').filter({ hasText: 'On Bulk Job Finished' });
+				const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
+				expect(canvasText).toContain('Job summary');
+				expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
+			},
+		);
+
+		step('adds the poll trigger: its notice points at Poll Times above it', async () => {
+			const creator = await openNodeCreator('Email Verification Poll');
+			await creator.getByText('Email Verification Poll Trigger', { exact: true }).click();
+			// A node with no actions to pick opens its details first, with its own description.
+			await creator
+				.getByText(/^Starts the workflow when a bulk job finishes, by checking/)
+				.waitFor();
+			await creator.getByRole('button', { name: 'Add to workflow' }).click();
+			await ndv().waitFor();
+			const texts = await panelTexts();
+			const pollTimes = texts.findIndex((t) => t.startsWith('Poll Times'));
+			const notice = texts.findIndex((t) => t.includes('Poll Times set above'));
+			expect(pollTimes).toBeGreaterThanOrEqual(0);
+			expect(notice).toBeGreaterThan(pollTimes);
+			expect(texts.join('\n')).not.toMatch(/interval below/);
+			await closeNdv();
+			const node = page.getByTestId('canvas-node').filter({ hasText: 'Polling' });
+			const canvasText = (await node.innerText()).replace(/\s+/g, ' ');
+			expect(canvasText.match(/On Bulk Job Finished/g)).toHaveLength(1);
+		});
 	});
-});
+}
+
+// The pinned n8n always; others named in EVF_EDITOR_N8N (e.g. 2.41.3), one suite each.
+for (const version of settings.n8nVersions.length ? settings.n8nVersions : [PINNED])
+	editorSuite(version);
