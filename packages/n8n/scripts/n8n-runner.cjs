@@ -61,7 +61,8 @@ function packTarball() {
 	if (packed && fs.existsSync(packed)) return packed;
 	buildPackage();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-pack-'));
-	// Installed copies live in each user folder; the tarball itself goes when this process ends.
+	// Installed copies live in each user folder; the tarball itself goes when this process ends (jest
+	// gives test files their own process object, so suites also call discardTarball in afterAll).
 	process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: PACKAGE_DIR,
@@ -71,6 +72,12 @@ function packTarball() {
 	const [{ filename }] = JSON.parse(result.stdout);
 	packed = path.join(dir, path.basename(filename));
 	return packed;
+}
+
+/** Deletes the tarball packTarball made (the next packTarball packs again). */
+function discardTarball() {
+	if (packed) fs.rmSync(path.dirname(packed), { recursive: true, force: true });
+	packed = undefined;
 }
 
 /** n8n's folder inside N8N_USER_FOLDER, where it keeps its database, settings and `nodes/`. */
@@ -376,6 +383,7 @@ module.exports = {
 	PINNED,
 	buildPackage,
 	createInstance,
+	discardTarball,
 	ensureN8n,
 	executeWorkflow,
 	freePort,

@@ -21,6 +21,7 @@ export const PINNED: string;
 export const NEWEST: string;
 export function buildPackage(): string;
 export function packTarball(): string;
+export function discardTarball(): void;
 export function installPackage(userFolder: string, tgz: string): string;
 export function n8nFolder(userFolder: string): string;
 export function isInstalled(version?: string): boolean;

@@ -34,6 +34,8 @@ jest.setTimeout(30 * 60_000);
 const available = services.queueModeAvailable();
 const BIG_JOB_ROWS = 50_000;
 
+afterAll(() => runner.discardTarball());
+
 /** The process a step ran on, as the workflow reports it. */
 const WHERE = '$env.EVF_N8N_PROCESS';
 

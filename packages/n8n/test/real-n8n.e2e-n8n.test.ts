@@ -53,6 +53,7 @@ let tarball: string;
 beforeAll(() => {
 	tarball = runner.packTarball();
 });
+afterAll(() => runner.discardTarball());
 
 describe.each(runner.matrixVersions())(
 	'n8n %s with n8n-nodes-evf installed from its tarball',
