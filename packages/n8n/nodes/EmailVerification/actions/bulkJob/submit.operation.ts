@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
-	preflightEmails,
 	summarizePreflight,
 	type EmailVerificationClient,
 	type ListSubmission,
@@ -188,21 +187,25 @@ async function submitOne(
 		context.getNodeParameter(name, itemIndex, fallback);
 	const wait = read('waitForCompletion', false) as boolean;
 	const settings: WaitSettings | undefined = wait ? readWaitSettings(read) : undefined;
-	let resumeUrl: string | undefined;
-	// Only a list that stays one job can resume on its webhook: the execution resumes once.
-	if (settings && preflightEmails(emails).chunks.length === 1) {
-		resumeUrl = await usableResumeUrl(context, settings);
-	}
-	const submission = await client.submitList(
+	const signal = context.getExecutionCancelSignal();
+	// The client plans the list once (pre-flight, jobs); the node only decides how to wait for it.
+	let plan = await client.planList(
 		{
 			emails,
 			name: options.name || undefined,
 			priority: options.priority,
 			check_smtp: options.checkSmtp,
-			webhook_url: resumeUrl ?? (options.webhookUrl || undefined),
+			webhook_url: options.webhookUrl || undefined,
 		},
-		{ signal: context.getExecutionCancelSignal() },
+		{ signal },
 	);
+	let resumeUrl: string | undefined;
+	// Only a list that stays one job can resume on its webhook: the execution resumes once.
+	if (settings && plan.chunks.length === 1) {
+		resumeUrl = await usableResumeUrl(context, settings);
+		if (resumeUrl) plan = await client.withJobFields(plan, { webhook_url: resumeUrl });
+	}
+	const submission = await client.submitPlan(plan, { signal });
 	for (const job of submission.jobs) submitted.push(job.job_id);
 	if (!settings) return submissionItems(submission, pairing);
 	if (resumeUrl) {
