@@ -28,6 +28,7 @@ import {
 	PACKAGE_DIR,
 	PINNED,
 	createInstance,
+	discardTarball,
 	freePort,
 	installPackage,
 	matrixVersions,
@@ -261,6 +262,7 @@ function editorSuite(version: string): void {
 			await browser?.close();
 			await n8n?.stop();
 			if (instance) removeInstance(instance);
+			discardTarball();
 			await sandbox?.close();
 			note(`n8n ${version}: durations (ms): ${JSON.stringify(timings)}`);
 		});
