@@ -651,6 +651,47 @@ describe('Bulk Job > Get, Get Many, Get Results, Wait for Completion', () => {
 		]);
 	});
 
+	it('Wait for Completion on Automatic polls a running job even when this n8n could be called back (a job submitted elsewhere never calls this execution)', async () => {
+		const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 2_000 });
+		try {
+			const slowCredentials = {
+				apiKey: slow.apiKey,
+				baseUrl: slow.baseUrl,
+				webhookSecret: slow.webhookSecret,
+			};
+			const submitted = await run(
+				{
+					resource: 'bulkJob',
+					operation: 'submit',
+					emailSource: 'list',
+					emails: 'valid.auto@example.com',
+					waitForCompletion: false,
+					options: {},
+				},
+				undefined,
+				{ credentials: slowCredentials },
+			);
+			const pending = submitted.output[0].json.job_id as string;
+			const waited = await run(
+				{
+					resource: 'bulkJob',
+					operation: 'waitForCompletion',
+					jobId: { mode: 'id', value: pending },
+					waitMethod: 'auto',
+					timeoutMinutes: 5,
+					pollIntervalSeconds: 10,
+					waitOutput: 'job',
+				},
+				undefined,
+				{ credentials: slowCredentials, resumeUrl: 'https://n8n.example.com/webhook-waiting/9' },
+			);
+			expect(waited.harness.waits).toHaveLength(0);
+			expect(waited.output[0].json).toMatchObject({ job_id: pending, status: 'completed' });
+		} finally {
+			await slow.close();
+		}
+	}, 60_000);
+
 	it('Wait for Completion fails clearly at the timeout when polling', async () => {
 		// A sandbox whose job stays queued for a minute of real time: on the fast shared one even a
 		// 5,000-address job finishes within a fraction of a second, before the wait may have started.

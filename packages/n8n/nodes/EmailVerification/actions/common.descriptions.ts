@@ -75,7 +75,7 @@ export function waitProperties(
 					name: 'Automatic',
 					value: 'auto',
 					description: forExistingJob
-						? 'Wait by webhook when this n8n can be reached from the service, else poll. For a job submitted in another execution, choose Polling.'
+						? "Poll the job. Only a job submitted with this execution's resume URL as its Webhook URL can call back here: for that, choose Webhook."
 						: 'Wait by webhook when this n8n can be reached from the service, else poll',
 				},
 				{

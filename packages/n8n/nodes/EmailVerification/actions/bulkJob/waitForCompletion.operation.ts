@@ -60,8 +60,10 @@ export async function execute(
 	const jobIds = items.map(
 		(_, i) => this.getNodeParameter('jobId', i, '', { extractValue: true }) as string,
 	);
+	// A job submitted elsewhere never calls this execution's resume URL, so only an explicit Webhook
+	// choice (the job was submitted with that URL) pauses here; Automatic polls.
 	const resumeUrl =
-		settings.method === 'polling' || items.length !== 1
+		settings.method !== 'webhook' || items.length !== 1
 			? undefined
 			: await usableResumeUrl(this, settings);
 	if (resumeUrl) {
