@@ -3,7 +3,7 @@
  * against the service or sandbox the demo gives, and logs what a workflow user would see. Secrets are
  * handed to n8n as a credential and never logged.
  */
-import * as runner from '../scripts/n8n-runner.cjs';
+import * as runner from '../test/harness/n8n-runner';
 
 export interface DemoOptions {
 	baseUrl: string;
@@ -91,7 +91,7 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoOptio
 			'  n8n is not installed on this machine, so this part is skipped. To install it (once, about 5 minutes, 2.3 GB,',
 		);
 		log(
-			'  cached outside the repository): node packages/n8n/scripts/ensure-n8n.cjs   then run the demo again,',
+			'  cached outside the repository): npm run n8n:install -w n8n-nodes-evf   then run the demo again,',
 		);
 		log('  or start n8n with the package loaded: npm run n8n:dev -w n8n-nodes-evf');
 		return;

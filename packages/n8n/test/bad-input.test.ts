@@ -17,7 +17,7 @@ import {
 } from '../../../test/support/bad-inputs';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { executeContext, type TestCredentials } from './support/context';
-import { waitFor } from './support/timing.cjs';
+import { waitFor } from './support/timing';
 
 let sb: Sandbox;
 let credentials: TestCredentials;

@@ -4,10 +4,10 @@
  * sandbox and n8n, and prints the editor URL; the editor answers there; Ctrl+C stops n8n and the sandbox.
  * A private user folder and free ports keep it apart from a developer's own `npm run n8n`.
  */
-import * as runner from '../scripts/n8n-runner.cjs';
-import { runNpmScript, type NpmRun } from './support/npm-run.cjs';
-import { waitFor } from './support/timing.cjs';
-import { exists } from './support/files.cjs';
+import * as runner from './harness/n8n-runner';
+import { runNpmScript, type NpmRun } from './support/npm-run';
+import { waitFor } from './support/timing';
+import { exists } from './support/files';
 
 jest.setTimeout(20 * 60_000);
 

@@ -8,7 +8,7 @@ import { createClient } from '@evf/client/node';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { searchJobs } from '../nodes/EmailVerification/methods/listSearch';
 import { executeContext, loadOptionsContext, type TestCredentials } from './support/context';
-import { waitFor } from './support/timing.cjs';
+import { waitFor } from './support/timing';
 
 let sandbox: Sandbox;
 let credentials: TestCredentials;

@@ -3,7 +3,7 @@
  * and one webhook process, each with its own user folder and the package installed there from the
  * tarball (n8n's queue-mode docs: install community nodes on every process), sharing one PostgreSQL
  * database, one Redis and one encryption key. The suite starts PostgreSQL and Redis itself
- * (scripts/queue-services.cjs). Every process is told its role in EVF_N8N_PROCESS, and the workflows
+ * (test/harness/queue-services.ts). Every process is told its role in EVF_N8N_PROCESS, and the workflows
  * write `$env.EVF_N8N_PROCESS` into what they send, so the test sees where each step really ran.
  * Proven here:
  * - a webhook-started workflow's Submit runs on the worker, pauses, and the sandbox's completion call
@@ -14,10 +14,10 @@
 import { buildWebhookDelivery, createClient, type WebhookBody } from '@evf/client/node';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { sleep } from 'n8n-workflow';
-import * as runner from '../scripts/n8n-runner.cjs';
-import * as services from '../scripts/queue-services.cjs';
-import { startReceiver, type Receiver } from './support/receiver.cjs';
-import { waitFor } from './support/timing.cjs';
+import * as runner from './harness/n8n-runner';
+import * as services from './harness/queue-services';
+import { startReceiver, type Receiver } from './support/receiver';
+import { waitFor } from './support/timing';
 import {
 	credential,
 	evfNode,

@@ -3,7 +3,7 @@
  * `npm install <tarball>` in the user folder's .n8n/nodes, with the published node types
  * (`n8n-nodes-evf.*`) in every workflow. Against the sandbox on loopback, for each n8n version of the
  * run (the pinned 2.8.4 on Node.js 20 always; the newest proven n8n on Node.js 24 in CI or with
- * EVF_N8N_MATRIX=1; see scripts/ensure-n8n.cjs):
+ * EVF_N8N_MATRIX=1; see test/harness/ensure-n8n.ts):
  * - headless: `n8n execute` runs workflows that verify, submit and wait by polling, and read results;
  * - server: `n8n start` serves the trigger; every shared signature vector, signed at the current time,
  *   is answered as the vector says, a duplicate starts nothing, a job the sandbox finishes calls the
@@ -14,10 +14,10 @@ import { sleep } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { createClient } from '@evf/client/node';
 import vectors from '../../../shared/test-vectors/webhook-vectors.json';
-import * as runner from '../scripts/n8n-runner.cjs';
-import { startReceiver, type Receiver } from './support/receiver.cjs';
-import { waitFor } from './support/timing.cjs';
-import { listDir, readText } from './support/files.cjs';
+import * as runner from './harness/n8n-runner';
+import { startReceiver, type Receiver } from './support/receiver';
+import { waitFor } from './support/timing';
+import { listDir, readText } from './support/files';
 import {
 	EVF,
 	atCurrentTime,
@@ -42,7 +42,7 @@ jest.setTimeout(30 * 60_000);
 /** n8n versions whose `$execution.resumeUrl` carries `?signature=` (n8n answers 401 without it). */
 const SIGNED_RESUME_URL: Record<string, boolean> = { '2.8.4': false, '2.41.3': true };
 
-function rows(run: unknown, node: string): Row[] {
+function rows(run: runner.RunData, node: string): Row[] {
 	const out = runner.nodeOutput(run, node);
 	if (!Array.isArray(out))
 		throw new Error(`node "${node}" gave no items: ${JSON.stringify(out)?.slice(0, 2000)}`);

@@ -15,8 +15,8 @@ import {
 	webhookContext,
 	type TestCredentials,
 } from './support/context';
-import { startReceiver } from './support/receiver.cjs';
-import { waitFor } from './support/timing.cjs';
+import { startReceiver } from './support/receiver';
+import { waitFor } from './support/timing';
 
 interface Vector {
 	name: string;

@@ -6,13 +6,13 @@
  * repo's devDependency, what n8n 2.8.x ships) and the n8n-workflow the newest proven n8n pins
  * (installed alone into the n8n cache outside the repo).
  */
-import { NEWEST, PINNED, RECIPES, ensureWorkflowPackage } from '../scripts/ensure-n8n.cjs';
+import { NEWEST, PINNED, RECIPES, ensureWorkflowPackage } from './harness/ensure-n8n';
 import {
 	bundledWorkflowImports,
 	exportsOf,
 	repoWorkflowDir,
 	workflowImports,
-} from './support/workflow-exports.cjs';
+} from './support/workflow-exports';
 
 jest.setTimeout(5 * 60_000);
 

@@ -23,7 +23,7 @@ import {
 	type EditorBrowser,
 	type Locator,
 	type Page,
-} from './browser.cjs';
+} from './browser';
 import {
 	PACKAGE_DIR,
 	PINNED,
@@ -37,13 +37,15 @@ import {
 	startN8n,
 	type Instance,
 	type N8nProcess,
-} from '../../scripts/n8n-runner.cjs';
+} from '../harness/n8n-runner';
 import { ACTION_DESCRIPTION, JOB_LABEL, PANEL_CASES, type PanelCase } from './panels';
 
 jest.setTimeout(15 * 60_000);
 
 const missing = missingBrowser();
 const skip = missing !== undefined && !settings.ci;
+// Said in one line, as every missing prerequisite is; under CI=true the suite runs and fails instead.
+if (skip) note(`${missing}; skipped`);
 const OWNER = {
 	email: 'owner@example.com',
 	password: 'Editor-test-1',

@@ -3,7 +3,7 @@
  * (`n8n-nodes-evf.*`), as a user's workflows refer to the installed package.
  */
 import { signWebhook } from '@evf/client';
-import { PACKAGE_NAME } from '../../scripts/n8n-runner.cjs';
+import { PACKAGE_NAME } from '../harness/n8n-runner';
 
 export type Row = Record<string, unknown>;
 

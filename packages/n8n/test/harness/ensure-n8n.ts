@@ -1,5 +1,3 @@
-#!/usr/bin/env node
-'use strict';
 /**
  * Installs the real n8n versions this package is proven on into a cache outside the repository, one
  * folder per version (~/.cache/evf-n8n/<version>, or $EVF_N8N_CACHE/<version>), so the end-to-end
@@ -13,24 +11,45 @@
  *   (n8n's default database) is rebuilt, against Node 24's headers from that same package. 21 `@n8n/*`
  *   exact pins name patch versions this registry lacks: each is overridden to the previous patch.
  *
- * Usage: node scripts/ensure-n8n.cjs [version|pinned|newest|all]  -> prints each n8n home
- *        require('./ensure-n8n.cjs').ensureN8n(version?)           -> { version, home, bin, node }
+ * Usage: npx tsx test/harness/ensure-n8n.ts [version|pinned|newest|all]  -> prints each n8n home
+ *        import { ensureN8n } from './ensure-n8n'; ensureN8n(version?)   -> { version, home, bin, node }
  */
-const { spawn, spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error --
+ * n8n's rules keep Node's process, timers, file system and child processes out of code that runs inside
+ * n8n; this harness runs beside it, on the developer's machine and in CI, and is never packed (`files`
+ * ships dist only; n8n's scanner reads nodes/ and credentials/). */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface Recipe {
+	node?: string;
+	overrides: Record<string, string>;
+	ignoreScripts: boolean;
+	rebuild: string[];
+	minutes: number;
+	workflow: string;
+}
+
+/** A cached n8n: its version, its folder, its CLI and the Node.js binary it runs on. */
+export interface N8nInstall {
+	version: string;
+	home: string;
+	bin: string;
+	node: string;
+}
 
 /** The oldest supported n8n, run by every `npm test`. */
-const PINNED = '2.8.4';
+export const PINNED = '2.8.4';
 /** The newest n8n proven here; CI and EVF_N8N_MATRIX=1 run it too. Pinned: never "latest". */
-const NEWEST = '2.41.3';
+export const NEWEST = '2.41.3';
 
 /**
  * How each proven n8n installs from the registry. `node`: the Node.js version it runs on (undefined:
- * the Node.js running this script, 20 here).
+ * the Node.js running this harness, 20 here).
  */
-const RECIPES = {
+export const RECIPES: Record<string, Recipe> = {
 	'2.8.4': {
 		node: undefined,
 		overrides: { xlsx: '0.18.5' },
@@ -75,11 +94,11 @@ const RECIPES = {
 	},
 };
 
-function cacheRoot() {
+export function cacheRoot(): string {
 	return process.env.EVF_N8N_CACHE || path.join(os.homedir(), '.cache', 'evf-n8n');
 }
 
-function recipeOf(version) {
+function recipeOf(version: string): Recipe {
 	const recipe = RECIPES[version];
 	if (!recipe)
 		throw new Error(
@@ -88,30 +107,30 @@ function recipeOf(version) {
 	return recipe;
 }
 
-function n8nHome(version = PINNED) {
+export function n8nHome(version = PINNED): string {
 	recipeOf(version);
 	return path.join(cacheRoot(), version);
 }
 
-function n8nBin(version = PINNED) {
+export function n8nBin(version = PINNED): string {
 	return path.join(n8nHome(version), 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
-function nodeHome(nodeVersion) {
+function nodeHome(nodeVersion: string): string {
 	return path.join(cacheRoot(), `node-${nodeVersion}`);
 }
 
 /** The Node.js executable an n8n version runs on. */
-function nodeFor(version = PINNED) {
+export function nodeFor(version = PINNED): string {
 	const { node } = recipeOf(version);
 	return node ? path.join(nodeHome(node), 'node_modules', 'node', 'bin', 'node') : process.execPath;
 }
 
-function log(message) {
+function log(message: string): void {
 	process.stderr.write(`[ensure-n8n] ${message}\n`);
 }
 
-function readOr(file, fallback) {
+function readOr(file: string, fallback: string): string {
 	try {
 		return fs.readFileSync(file, 'utf8');
 	} catch {
@@ -119,7 +138,7 @@ function readOr(file, fallback) {
 	}
 }
 
-function isAlive(pid) {
+function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
@@ -129,7 +148,7 @@ function isAlive(pid) {
 }
 
 /** True when the cache holds this n8n version, its Node.js runs, and `n8n --version` answers it. */
-function isInstalled(version = PINNED) {
+export function isInstalled(version = PINNED): boolean {
 	const home = n8nHome(version);
 	const pkgFile = path.join(home, 'node_modules', 'n8n', 'package.json');
 	if (!fs.existsSync(pkgFile) || !fs.existsSync(path.join(home, '.evf-installed'))) return false;
@@ -145,7 +164,7 @@ function isInstalled(version = PINNED) {
 }
 
 // A lock directory, because a test run and `npm run n8n` may both ask for the same install at once.
-async function withLock(dir, fn) {
+async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 	const lockDir = path.join(dir, '.install-lock');
 	fs.mkdirSync(dir, { recursive: true });
 	for (;;) {
@@ -154,7 +173,7 @@ async function withLock(dir, fn) {
 			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
 			break;
 		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 			const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
 			if (owner && !isAlive(owner)) {
 				log(`removing a stale install lock left by process ${owner}`);
@@ -173,7 +192,11 @@ async function withLock(dir, fn) {
 }
 
 /** Runs npm in `cwd`, logging to `logFile`, with a heartbeat so a long install is visibly alive. */
-function runNpm(cwd, args, { logFile, env = process.env, what }) {
+function runNpm(
+	cwd: string,
+	args: string[],
+	{ logFile, env = process.env, what }: { logFile: string; env?: NodeJS.ProcessEnv; what: string },
+): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
 		const out = fs.openSync(logFile, 'a');
@@ -209,7 +232,7 @@ function runNpm(cwd, args, { logFile, env = process.env, what }) {
 }
 
 /** The registry's `node` package at an exact version, in its own cache folder: { bin, nodedir }. */
-async function ensureNode(nodeVersion) {
+export async function ensureNode(nodeVersion: string): Promise<{ bin: string; nodedir: string }> {
 	const home = nodeHome(nodeVersion);
 	const bin = path.join(home, 'node_modules', 'node', 'bin', 'node');
 	const works = () =>
@@ -240,7 +263,7 @@ async function ensureNode(nodeVersion) {
 	return { bin, nodedir: path.join(platformDir, platform) };
 }
 
-async function install(version) {
+async function install(version: string): Promise<void> {
 	const recipe = recipeOf(version);
 	const home = n8nHome(version);
 	const logFile = path.join(home, 'install.log');
@@ -254,7 +277,7 @@ async function install(version) {
 		overrides: recipe.overrides,
 	};
 	fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	let env = { ...process.env, npm_config_yes: 'true' };
+	let env: NodeJS.ProcessEnv = { ...process.env, npm_config_yes: 'true' };
 	// Native modules (sqlite3) are built by node-gyp, which otherwise downloads Node's headers: use the
 	// headers the running Node ships with, so the install needs no network beyond the npm registry and
 	// works for any user (root's npm config may name them; another user's has nothing).
@@ -297,7 +320,7 @@ async function install(version) {
  * n8n-workflow at an exact version, alone (no n8n), in the cache: the compatibility test lists its
  * real exports. `--ignore-scripts`: only its JavaScript is read. Returns the package folder.
  */
-async function ensureWorkflowPackage(version) {
+export async function ensureWorkflowPackage(version: string): Promise<string> {
 	const home = path.join(cacheRoot(), `n8n-workflow-${version}`);
 	const pkgDir = path.join(home, 'node_modules', 'n8n-workflow');
 	const ready = () =>
@@ -322,7 +345,7 @@ async function ensureWorkflowPackage(version) {
 }
 
 /** Installs n8n `version` (default: the pinned one) when it is not in the cache yet. */
-async function ensureN8n(version = PINNED) {
+export async function ensureN8n(version = PINNED): Promise<N8nInstall> {
 	const home = n8nHome(version);
 	if (!isInstalled(version)) {
 		await withLock(home, async () => {
@@ -334,24 +357,9 @@ async function ensureN8n(version = PINNED) {
 }
 
 /** The n8n versions a run proves: the pinned one, and the newest too in CI or with EVF_N8N_MATRIX=1. */
-function matrixVersions(env = process.env) {
+export function matrixVersions(env: NodeJS.ProcessEnv = process.env): string[] {
 	return env.CI === 'true' || env.EVF_N8N_MATRIX === '1' ? [PINNED, NEWEST] : [PINNED];
 }
-
-module.exports = {
-	PINNED,
-	NEWEST,
-	RECIPES,
-	ensureN8n,
-	ensureNode,
-	ensureWorkflowPackage,
-	isInstalled,
-	matrixVersions,
-	n8nBin,
-	n8nHome,
-	nodeFor,
-	cacheRoot,
-};
 
 if (require.main === module) {
 	const wanted = process.argv[2] ?? 'pinned';
@@ -371,7 +379,7 @@ if (require.main === module) {
 			process.stdout.write(`${home}\n`);
 		}
 	})().catch((error) => {
-		log(error.message);
+		log((error as Error).message);
 		process.exitCode = 1;
 	});
 }

@@ -1,16 +1,19 @@
-#!/usr/bin/env node
-'use strict';
 /**
  * Emits the shipped JavaScript. `n8n-node build` type-checks the sources and copies the icons; this
  * bundles each node and credential with the shared client inlined, because a verified community node
  * has no runtime dependencies. Only n8n-workflow (provided by n8n) and node:crypto stay external.
  */
-const path = require('node:path');
-const fs = require('node:fs');
-const esbuild = require('esbuild');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals --
+ * n8n's rules keep Node's process and file system out of code that runs inside n8n; this build step runs
+ * on the developer's machine and in CI, and is never packed (`files` ships dist only). */
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+	n8n: { nodes: string[]; credentials: string[] };
+};
 const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((built) => {
 	const source = built.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 	return { in: path.join(root, source), out: built.replace(/^dist\//, '').replace(/\.js$/, '') };
@@ -20,7 +23,10 @@ const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((built)
  * Bundles every node and credential. With `write: false` nothing touches dist/: the result's
  * `outputFiles` hold the code (the n8n-workflow compatibility test reads it from there).
  */
-async function bundle({ outdir = path.join(root, 'dist'), write = true } = {}) {
+export async function bundle({
+	outdir = path.join(root, 'dist'),
+	write = true,
+}: { outdir?: string; write?: boolean } = {}): Promise<esbuild.BuildResult<{ metafile: true }>> {
 	return await esbuild.build({
 		absWorkingDir: root,
 		entryPoints: entries,
@@ -41,7 +47,7 @@ async function bundle({ outdir = path.join(root, 'dist'), write = true } = {}) {
 	});
 }
 
-async function main() {
+async function main(): Promise<void> {
 	const result = await bundle();
 	const inputs = Object.keys(result.metafile.inputs);
 	if (inputs.some((file) => /client[\\/]src[\\/]node(\.ts|[\\/])/.test(file))) {
@@ -62,10 +68,8 @@ async function main() {
 	);
 }
 
-module.exports = { bundle };
-
 if (require.main === module) {
-	main().catch((error) => {
+	main().catch((error: Error) => {
 		process.stderr.write(`${error.message}\n`);
 		process.exitCode = 1;
 	});

@@ -1,24 +1,33 @@
-'use strict';
 /**
  * Debian's Chromium, driven by playwright-core (which never downloads a browser of its own). A fresh
- * profile per run, and nothing that reaches out to Google's services. CommonJS because n8n's lint
- * keeps node: modules out of the package's TypeScript.
+ * profile per run, and nothing that reaches out to Google's services.
  */
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { chromium, selectors } = require('playwright-core');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
+export type { Locator, Page } from 'playwright-core';
+
+export interface EditorBrowser {
+	context: BrowserContext;
+	page: Page;
+	/** Uncaught errors thrown in the page. */
+	pageErrors: string[];
+	close(): Promise<void>;
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
 
 /** Why the editor test cannot run here, or undefined when it can. */
-function missingBrowser() {
+export function missingBrowser(): string | undefined {
 	return fs.existsSync(CHROMIUM)
 		? undefined
 		: `${CHROMIUM} is missing (Debian package chromium: apt-get install -y chromium)`;
 }
 
-async function openBrowser() {
+export async function openBrowser(): Promise<EditorBrowser> {
 	// n8n's editor marks its elements with data-test-id.
 	selectors.setTestIdAttribute('data-test-id');
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-chromium-'));
@@ -42,7 +51,7 @@ async function openBrowser() {
 		locale: 'en-US',
 	});
 	const page = context.pages()[0] ?? (await context.newPage());
-	const pageErrors = [];
+	const pageErrors: string[] = [];
 	page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
 	return {
 		context,
@@ -56,7 +65,7 @@ async function openBrowser() {
 }
 
 /** Writes a screenshot into `dir` (made if missing) and returns its path. */
-async function screenshot(page, dir, name) {
+export async function screenshot(page: Page, dir: string, name: string): Promise<string> {
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, `${name}.png`);
 	await page.screenshot({ path: file });
@@ -64,7 +73,7 @@ async function screenshot(page, dir, name) {
 }
 
 /** Keeps what the page showed when a step failed, in the temp folder; returns the screenshot path. */
-async function keepFailure(page, withHtml) {
+export async function keepFailure(page: Page, withHtml: boolean): Promise<string> {
 	const file = path.join(os.tmpdir(), 'evf-editor-failure.png');
 	await page.screenshot({ path: file }).catch(() => undefined);
 	if (withHtml)
@@ -73,7 +82,7 @@ async function keepFailure(page, withHtml) {
 }
 
 /** The test's switches, read here (n8n's lint keeps `process` out of the package's TypeScript). */
-const settings = {
+export const settings = {
 	/** EVF_SCREENSHOTS=1: write the README's screenshots. */
 	screenshots: process.env.EVF_SCREENSHOTS === '1',
 	/** EVF_EDITOR_DEBUG=1: keep the failing page's HTML, print each credential test's answer. */
@@ -84,8 +93,6 @@ const settings = {
 };
 
 /** One line on stderr, outside jest's console capture. */
-function note(message) {
+export function note(message: string): void {
 	process.stderr.write(`[editor test] ${message}\n`);
 }
-
-module.exports = { CHROMIUM, missingBrowser, openBrowser, screenshot, keepFailure, settings, note };

@@ -1,24 +1,27 @@
-#!/usr/bin/env node
-'use strict';
 /**
  * `npm run n8n:dev` (the root `npm run n8n`): a real n8n with this package installed as users install it
  * (the packed tarball, `npm install`ed into the user folder's .n8n/nodes), a sandbox of the service
  * running, the credential and the example workflows imported. Prints the editor URL and keeps running
- * until Ctrl+C. Start it through tsx (the npm script does), since the sandbox is TypeScript.
+ * until Ctrl+C. Started through tsx (the npm script does), like the harness it uses.
  *
  * Environment: EVF_N8N_VERSION (default the pinned 2.8.4; 2.41.3 also works, on its own Node.js 24),
  * N8N_DEV_PORT (default 5678, else a free port), EVF_SANDBOX_PORT (default 8787, else free),
  * EVF_N8N_DEV_FOLDER (default ~/.cache/evf-n8n/dev-instance-<version>: keeps your workflows between runs).
  */
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const net = require('node:net');
-const runner = require('./n8n-runner.cjs');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals --
+ * n8n's rules keep Node's process, file system and network out of code that runs inside n8n; this
+ * launcher starts n8n from outside, on the developer's machine, and is never packed (files: dist). */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEMO_ACCOUNT, startSandbox } from '@evf/sandbox';
+import * as runner from '../test/harness/n8n-runner';
 
 const CREDENTIAL_ID = 'evfSandboxCred01';
 
-function portIsFree(port) {
+function portIsFree(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
 		const server = net.createServer();
 		server.once('error', () => resolve(false));
@@ -26,15 +29,15 @@ function portIsFree(port) {
 	});
 }
 
-async function pickPort(preferred) {
+async function pickPort(preferred: number): Promise<number> {
 	return (await portIsFree(preferred)) ? preferred : await runner.freePort();
 }
 
-function say(line = '') {
+function say(line = ''): void {
 	process.stdout.write(`${line}\n`);
 }
 
-async function main() {
+async function main(): Promise<void> {
 	const version = process.env.EVF_N8N_VERSION || runner.PINNED;
 	say(
 		`Preparing n8n ${version} with n8n-nodes-evf (the first run installs n8n: about 5 minutes)...`,
@@ -43,7 +46,6 @@ async function main() {
 	const tarball = runner.packTarball();
 
 	// The sandbox's public demo account, the same as `npm start`: its key only works against this sandbox.
-	const { startSandbox, DEMO_ACCOUNT } = require('@evf/sandbox');
 	const sandbox = await startSandbox({
 		port: await pickPort(Number(process.env.EVF_SANDBOX_PORT) || 8787),
 		timeScale: 1,
@@ -61,7 +63,7 @@ async function main() {
 	// One key per dev folder, so credentials saved in earlier runs can still be decrypted.
 	const keyFile = path.join(folder, 'evf-encryption-key');
 	if (!fs.existsSync(keyFile))
-		fs.writeFileSync(keyFile, require('node:crypto').randomBytes(24).toString('hex'), {
+		fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), {
 			mode: 0o600,
 		});
 	const instance = await runner.createInstance({
@@ -87,7 +89,10 @@ async function main() {
 	const examples = fs
 		.readdirSync(examplesDir)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) => JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')));
+		.map(
+			(file) =>
+				JSON.parse(fs.readFileSync(path.join(examplesDir, file), 'utf8')) as { name: string },
+		);
 	await runner.importWorkflows(instance, examples);
 
 	const server = await runner.startN8n({ instance });
@@ -105,7 +110,7 @@ async function main() {
 	say('Ctrl+C stops n8n and the sandbox.');
 
 	let stopping = false;
-	const stop = async () => {
+	const stop = async (): Promise<void> => {
 		if (stopping) return;
 		stopping = true;
 		say('\nStopping...');
@@ -113,11 +118,11 @@ async function main() {
 		await sandbox.close();
 		process.exit(0);
 	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
 }
 
-main().catch((error) => {
+main().catch((error: Error) => {
 	process.stderr.write(`${error.stack ?? error}\n`);
 	process.exit(1);
 });

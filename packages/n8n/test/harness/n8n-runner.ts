@@ -1,10 +1,8 @@
-'use strict';
 /**
- * Drives a real n8n (a cached install from ensure-n8n.cjs) with this package installed the way a
+ * Drives a real n8n (a cached install from ensure-n8n.ts) with this package installed the way a
  * self-hosted user installs it: `npm pack`, then `npm install <tarball>` in the n8n user folder's
  * `.n8n/nodes` (n8n's manual install, also the one its queue-mode docs give). Shared by the end-to-end
- * tests, `npm run n8n`, the demo and the editor test. Node-level code lives in CommonJS because n8n's
- * lint rules forbid process, timers and child_process in the package's TypeScript.
+ * tests, `npm run n8n`, the demo and the editor test.
  *
  * The stable API (signatures kept as they are; other suites build on them):
  *   ensureN8n(version?)                          -> { version, home, bin, node }
@@ -13,35 +11,69 @@
  *   createInstance({ version?, port?, ... })     -> Instance (a private user folder and its env)
  *   startN8n({ instance, command?, env?, ... })  -> N8nProcess { url, pid, logs(), stop() }
  */
-const { spawn, spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
-const {
-	NEWEST,
-	PINNED,
-	ensureN8n,
-	isInstalled,
-	matrixVersions,
-	n8nBin,
-	n8nHome,
-	nodeFor,
-} = require('./ensure-n8n.cjs');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error --
+ * n8n's rules keep Node's process, timers, file system and child processes out of code that runs inside
+ * n8n; this harness drives n8n from outside, on the developer's machine and in CI, and is never packed. */
+import { spawn, spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PINNED, n8nBin, nodeFor } from './ensure-n8n';
 
-const PACKAGE_DIR = path.resolve(__dirname, '..');
-const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
-const PACKAGE_NAME = JSON.parse(
+export { NEWEST, PINNED, ensureN8n, isInstalled, matrixVersions, n8nHome } from './ensure-n8n';
+
+/** One n8n installation's settings: a user folder and the environment that points a version at it. */
+export interface Instance {
+	/** The n8n version this instance runs (one of the proven versions in ensure-n8n.ts). */
+	version: string;
+	/** N8N_USER_FOLDER: n8n keeps its data, settings and `nodes/` in `<folder>/.n8n`. */
+	folder: string;
+	env: Record<string, string | undefined>;
+	port?: number;
+}
+
+export type N8nCommand = 'start' | 'worker' | 'webhook';
+
+export interface N8nProcess {
+	command: N8nCommand;
+	/** http://127.0.0.1:<N8N_PORT> (for a worker: the instance's main port, where it has none itself). */
+	url: string;
+	pid: number;
+	logs(): string;
+	stop(): Promise<void>;
+}
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** n8n's run data as `n8n execute --rawOutput` prints it: the parts nodeOutput reads. */
+export interface RunData {
+	data?: {
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{
+					error?: unknown;
+					data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
+				}>
+			>;
+		};
+	};
+}
+
+export const PACKAGE_DIR = path.resolve(__dirname, '..', '..');
+export const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
+export const PACKAGE_NAME: string = JSON.parse(
 	fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'),
 ).name;
 
-function log(message) {
-	process.stderr.write(`[n8n-runner] ${message}\n`);
-}
-
 /** `n8n-node build` (type check, icons) then the esbuild bundle, as `npm run build` does. */
-function buildPackage() {
+export function buildPackage(): string {
 	const result = spawnSync('npm', ['run', 'build', '--silent'], {
 		cwd: PACKAGE_DIR,
 		encoding: 'utf8',
@@ -52,12 +84,12 @@ function buildPackage() {
 	return DIST_DIR;
 }
 
-let packed;
+let packed: string | undefined;
 /**
  * Builds the package and packs it as `npm publish` would (the `files` list, the package.json), into a
  * temporary folder. Once per process: every instance of a run installs the same tarball.
  */
-function packTarball() {
+export function packTarball(): string {
 	if (packed && fs.existsSync(packed)) return packed;
 	buildPackage();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-pack-'));
@@ -69,19 +101,19 @@ function packTarball() {
 		encoding: 'utf8',
 	});
 	if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}\n${result.stderr}`);
-	const [{ filename }] = JSON.parse(result.stdout);
+	const [{ filename }] = JSON.parse(result.stdout) as Array<{ filename: string }>;
 	packed = path.join(dir, path.basename(filename));
 	return packed;
 }
 
 /** Deletes the tarball packTarball made (the next packTarball packs again). */
-function discardTarball() {
+export function discardTarball(): void {
 	if (packed) fs.rmSync(path.dirname(packed), { recursive: true, force: true });
 	packed = undefined;
 }
 
 /** n8n's folder inside N8N_USER_FOLDER, where it keeps its database, settings and `nodes/`. */
-function n8nFolder(userFolder) {
+export function n8nFolder(userFolder: string): string {
 	return path.join(userFolder, '.n8n');
 }
 
@@ -90,7 +122,7 @@ function n8nFolder(userFolder) {
  * queue-mode docs say to do on every main, worker and webhook process). The folder gets the same
  * package.json n8n writes there itself. Returns the nodes folder.
  */
-function installPackage(userFolder, tgz) {
+export function installPackage(userFolder: string, tgz: string): string {
 	const nodesDir = path.join(n8nFolder(userFolder), 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	const manifest = path.join(nodesDir, 'package.json');
@@ -112,13 +144,13 @@ function installPackage(userFolder, tgz) {
 	return nodesDir;
 }
 
-function freePort() {
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
 		server.on('error', reject);
 		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
+			const { port } = server.address() as net.AddressInfo;
 			server.close(() => resolve(port));
 		});
 	});
@@ -129,13 +161,19 @@ function freePort() {
  * `extra` is merged last (queue mode adds its database and Redis settings there). Pass the same
  * `userFolder` and `encryptionKey` to several instances to run them as one installation.
  */
-async function createInstance({
+export async function createInstance({
 	version = PINNED,
 	port,
 	userFolder,
 	encryptionKey,
 	extra = {},
-} = {}) {
+}: {
+	version?: string;
+	port?: number;
+	userFolder?: string;
+	encryptionKey?: string;
+	extra?: Record<string, string>;
+} = {}): Promise<Instance> {
 	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-user-'));
 	// Jest sets NODE_ENV=test, which silences n8n's logger (and so `execute --rawOutput`): run it as users do.
 	const inherited = Object.fromEntries(
@@ -172,11 +210,15 @@ async function createInstance({
 }
 
 /** The Node.js and the n8n CLI an instance runs with. */
-function commandOf(instance) {
+function commandOf(instance: Instance): { node: string; bin: string } {
 	return { node: nodeFor(instance.version), bin: n8nBin(instance.version) };
 }
 
-function runCli(instance, args, { timeoutMs = 240_000 } = {}) {
+export function runCli(
+	instance: Instance,
+	args: string[],
+	{ timeoutMs = 240_000 }: { timeoutMs?: number } = {},
+): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
 		const { node, bin } = commandOf(instance);
 		const child = spawn(node, [bin, ...args], {
@@ -201,7 +243,11 @@ function runCli(instance, args, { timeoutMs = 240_000 } = {}) {
 	});
 }
 
-async function runCliOk(instance, args, options) {
+async function runCliOk(
+	instance: Instance,
+	args: string[],
+	options?: { timeoutMs?: number },
+): Promise<CliResult> {
 	const result = await runCli(instance, args, options);
 	if (result.code !== 0)
 		throw new Error(
@@ -210,21 +256,21 @@ async function runCliOk(instance, args, options) {
 	return result;
 }
 
-function writeTemp(instance, name, data) {
+function writeTemp(instance: Instance, name: string, data: unknown): string {
 	const file = path.join(instance.folder, name);
 	fs.writeFileSync(file, JSON.stringify(data, null, 2));
 	return file;
 }
 
 /** Credentials given in clear text; `n8n import:credentials` encrypts them with the instance key. */
-async function importCredentials(instance, credentials) {
+export async function importCredentials(instance: Instance, credentials: unknown[]): Promise<void> {
 	const file = writeTemp(instance, 'import-credentials.json', credentials);
 	await runCliOk(instance, ['import:credentials', `--input=${file}`]);
 	fs.rmSync(file);
 }
 
 /** All workflows in one `n8n import:workflow --separate` (each n8n CLI start costs seconds). */
-async function importWorkflows(instance, workflows) {
+export async function importWorkflows(instance: Instance, workflows: unknown[]): Promise<void> {
 	const dir = fs.mkdtempSync(path.join(instance.folder, 'import-workflows-'));
 	workflows.forEach((workflow, index) =>
 		fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow)),
@@ -234,12 +280,16 @@ async function importWorkflows(instance, workflows) {
 }
 
 /** Marks a workflow active for the next start (`n8n publish:workflow` in n8n 2.x). */
-async function publishWorkflow(instance, id) {
+export async function publishWorkflow(instance: Instance, id: string): Promise<void> {
 	await runCliOk(instance, ['publish:workflow', `--id=${id}`]);
 }
 
 /** Runs a workflow headless and returns n8n's run data (`n8n execute --rawOutput`). */
-async function executeWorkflow(instance, id, options) {
+export async function executeWorkflow(
+	instance: Instance,
+	id: string,
+	options?: { timeoutMs?: number },
+): Promise<{ run: RunData; code: number | null; stderr: string }> {
 	// `n8n execute` prints the run data through its logger at level info.
 	const result = await runCli(
 		{ ...instance, env: { ...instance.env, N8N_LOG_LEVEL: 'info' } },
@@ -255,7 +305,7 @@ async function executeWorkflow(instance, id, options) {
 		lines.slice(first, last + 1).join('\n'),
 		...lines.filter((line) => line.startsWith('{') && line.endsWith('}')),
 	];
-	let run;
+	let run: RunData | undefined;
 	for (const text of candidates) {
 		try {
 			run = JSON.parse(text);
@@ -273,7 +323,10 @@ async function executeWorkflow(instance, id, options) {
 }
 
 /** The output items of a node in a run, by node name. */
-function nodeOutput(run, nodeName) {
+export function nodeOutput(
+	run: RunData,
+	nodeName: string,
+): Array<Record<string, unknown>> | { error: unknown } | undefined {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	if (!runs || !runs.length) return undefined;
 	const last = runs[runs.length - 1];
@@ -281,7 +334,10 @@ function nodeOutput(run, nodeName) {
 	return (last.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-async function waitForHttp(url, { timeoutMs, isAlive }) {
+async function waitForHttp(
+	url: string,
+	{ timeoutMs, isAlive }: { timeoutMs: number; isAlive: () => boolean },
+): Promise<void> {
 	const started = Date.now();
 	for (;;) {
 		try {
@@ -304,11 +360,25 @@ async function waitForHttp(url, { timeoutMs, isAlive }) {
  * - `worker` when its own health server (QUEUE_HEALTH_CHECK_*, on a free port) answers 200.
  * Generous default timeout: n8n's first start migrates its database, slowly on a loaded machine.
  */
-async function startN8n({ instance, command = 'start', env = {}, timeoutMs = 300_000 }) {
+export async function startN8n({
+	instance,
+	command = 'start',
+	env = {},
+	timeoutMs = 300_000,
+}: {
+	instance: Instance;
+	command?: N8nCommand;
+	env?: Record<string, string>;
+	timeoutMs?: number;
+}): Promise<N8nProcess> {
 	const { node, bin } = commandOf(instance);
 	// Main, worker and webhook processes of one instance each run their own task-runner broker.
-	const childEnv = { ...instance.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...env };
-	let readyUrl;
+	const childEnv: Record<string, string | undefined> = {
+		...instance.env,
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		...env,
+	};
+	let readyUrl: string;
 	if (command === 'worker') {
 		const healthPort = await freePort();
 		Object.assign(childEnv, {
@@ -328,7 +398,7 @@ async function startN8n({ instance, command = 'start', env = {}, timeoutMs = 300
 	child.stdout.on('data', (d) => (logs += d));
 	child.stderr.on('data', (d) => (logs += d));
 	let exited = false;
-	const exit = new Promise((resolve) =>
+	const exit = new Promise<void>((resolve) =>
 		child.on('exit', () => {
 			exited = true;
 			resolve();
@@ -346,12 +416,14 @@ async function startN8n({ instance, command = 'start', env = {}, timeoutMs = 300
 	} catch (error) {
 		child.kill('SIGKILL');
 		await exit;
-		throw new Error(`n8n ${instance.version} ${command}: ${error.message}\n${logs.slice(-4000)}`);
+		throw new Error(
+			`n8n ${instance.version} ${command}: ${(error as Error).message}\n${logs.slice(-4000)}`,
+		);
 	}
 	return {
 		command,
 		url: `http://127.0.0.1:${childEnv.N8N_PORT}`,
-		pid: child.pid,
+		pid: child.pid as number,
 		logs: () => logs,
 		stop,
 	};
@@ -361,44 +433,18 @@ async function startN8n({ instance, command = 'start', env = {}, timeoutMs = 300
  * The node type names n8n loaded, from the types file it writes for its editor on start
  * (`<user folder>/.cache/n8n/public/types/nodes.json`); undefined until it exists.
  */
-function loadedNodeTypes(instance) {
+export function loadedNodeTypes(instance: Instance): string[] | undefined {
 	const file = path.join(instance.folder, '.cache', 'n8n', 'public', 'types', 'nodes.json');
 	if (!fs.existsSync(file)) return undefined;
 	try {
-		return JSON.parse(fs.readFileSync(file, 'utf8')).map((type) => type.name);
+		return (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ name: string }>).map(
+			(type) => type.name,
+		);
 	} catch {
 		return undefined; // still being written
 	}
 }
 
-function removeInstance(instance) {
+export function removeInstance(instance: Instance): void {
 	fs.rmSync(instance.folder, { recursive: true, force: true });
 }
-
-module.exports = {
-	DIST_DIR,
-	NEWEST,
-	PACKAGE_DIR,
-	PACKAGE_NAME,
-	PINNED,
-	buildPackage,
-	createInstance,
-	discardTarball,
-	ensureN8n,
-	executeWorkflow,
-	freePort,
-	importCredentials,
-	importWorkflows,
-	installPackage,
-	isInstalled,
-	loadedNodeTypes,
-	matrixVersions,
-	n8nFolder,
-	n8nHome,
-	nodeOutput,
-	packTarball,
-	publishWorkflow,
-	removeInstance,
-	runCli,
-	startN8n,
-};

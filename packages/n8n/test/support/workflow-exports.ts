@@ -1,18 +1,17 @@
-'use strict';
 /**
- * Node-level helpers of workflow-exports.test.ts (n8n's lint forbids child_process, fs and process in
- * the package's TypeScript): what the bundle takes from n8n-workflow, and what a given n8n-workflow
- * really exports.
+ * Node-level helpers of workflow-exports.test.ts: what the bundle takes from n8n-workflow, and what a
+ * given n8n-workflow really exports.
  */
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { bundle } = require('../../scripts/bundle.cjs');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, never packed: files ships dist only */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { bundle } from '../../scripts/bundle';
 
 /** The n8n-workflow members a CommonJS bundle uses; throws on any use it cannot account for. */
-function workflowImports(code, file = 'bundle') {
-	const used = new Set();
+export function workflowImports(code: string, file = 'bundle'): Set<string> {
+	const used = new Set<string>();
 	const bindings = [...code.matchAll(/\bvar (\w+) = require\("n8n-workflow"\);/g)].map((m) => m[1]);
 	const required = code.match(/require\(["']n8n-workflow["']\)/g)?.length ?? 0;
 	if (required !== bindings.length)
@@ -28,11 +27,11 @@ function workflowImports(code, file = 'bundle') {
 }
 
 /** Bundles the package as `npm run build` does, in memory, and lists its n8n-workflow imports. */
-async function bundledWorkflowImports() {
+export async function bundledWorkflowImports(): Promise<string[]> {
 	const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-bundle-'));
 	try {
 		const result = await bundle({ outdir, write: false });
-		const imported = new Set();
+		const imported = new Set<string>();
 		for (const file of result.outputFiles ?? []) {
 			if (!file.path.endsWith('.js')) continue;
 			for (const name of workflowImports(file.text, file.path)) imported.add(name);
@@ -44,7 +43,7 @@ async function bundledWorkflowImports() {
 }
 
 /** The exports of the n8n-workflow package in `dir` as `require` gives them, in a separate process. */
-function exportsOf(dir) {
+export function exportsOf(dir: string): { version: string; names: string[] } {
 	const out = execFileSync(
 		process.execPath,
 		[
@@ -59,8 +58,6 @@ function exportsOf(dir) {
 }
 
 /** The n8n-workflow this repo builds against (its devDependency). */
-function repoWorkflowDir() {
+export function repoWorkflowDir(): string {
 	return path.dirname(require.resolve('n8n-workflow/package.json'));
 }
-
-module.exports = { bundledWorkflowImports, exportsOf, repoWorkflowDir, workflowImports };

@@ -1,15 +1,21 @@
-'use strict';
 /**
  * Runs a root npm script the way a user types it in a terminal (its own process group, so Ctrl+C reaches
  * npm and everything it started), collects its output, and stops it with SIGINT.
- * (child_process and process live here: n8n's lint forbids them in the package's TypeScript.)
  */
-const { spawn } = require('node:child_process');
-const path = require('node:path');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, never packed: files ships dist only */
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 
-function runNpmScript(args, env = {}) {
+export interface NpmRun {
+	output(): string;
+	running(): boolean;
+	exited: Promise<number | string | null>;
+	interrupt(graceMs?: number): Promise<number | string | null>;
+}
+
+export function runNpmScript(args: string[], env: Record<string, string> = {}): NpmRun {
 	const inherited = Object.fromEntries(
 		Object.entries(process.env).filter(([key]) => !key.startsWith('JEST_') && key !== 'NODE_ENV'),
 	);
@@ -22,11 +28,12 @@ function runNpmScript(args, env = {}) {
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
-	let exitCode;
-	const exited = new Promise((resolve) =>
+	let exitCode: number | string | null | undefined;
+	const exited = new Promise<number | string | null>((resolve) =>
 		child.on('exit', (code, signal) => {
-			exitCode = code ?? signal;
-			resolve(exitCode);
+			const result = code ?? signal;
+			exitCode = result;
+			resolve(result);
 		}),
 	);
 	return {
@@ -36,10 +43,10 @@ function runNpmScript(args, env = {}) {
 		/** Ctrl+C to the whole group; SIGKILL after `graceMs` if anything is still there. */
 		async interrupt(graceMs = 60_000) {
 			if (exitCode !== undefined) return exitCode;
-			process.kill(-child.pid, 'SIGINT');
+			process.kill(-(child.pid as number), 'SIGINT');
 			const timer = setTimeout(() => {
 				try {
-					process.kill(-child.pid, 'SIGKILL');
+					process.kill(-(child.pid as number), 'SIGKILL');
 				} catch {
 					// already gone
 				}
@@ -50,5 +57,3 @@ function runNpmScript(args, env = {}) {
 		},
 	};
 }
-
-module.exports = { runNpmScript, repoRoot };

@@ -1,4 +1,3 @@
-'use strict';
 /**
  * The two services n8n's queue mode needs, started privately for a test run and stopped after it:
  * PostgreSQL (Debian's PostgreSQL 15: `initdb` + `pg_ctl` into a temporary folder, on a free loopback
@@ -6,36 +5,43 @@
  * Redis (Debian's `redis-server` on a free loopback port, nothing persisted). Both are declared
  * prerequisites: `.ci/run` installs redis-server; PostgreSQL 15 ships on these machines.
  */
-const { spawn, spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error --
+ * n8n's rules keep Node's process, timers, file system and child processes out of code that runs inside
+ * n8n; this harness starts services beside n8n, on the developer's machine and in CI, and is never packed. */
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort } from './n8n-runner';
+
+export interface Postgres {
+	host: string;
+	port: number;
+	user: string;
+	password: string;
+	database: string;
+	stop(): Promise<void>;
+}
+
+export interface Redis {
+	host: string;
+	port: number;
+	stop(): Promise<void>;
+}
 
 const PG_BIN = process.env.EVF_PG_BIN || '/usr/lib/postgresql/15/bin';
 
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
-
-function onPath(command) {
+function onPath(command: string): boolean {
 	return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** What is missing for queue mode here, one entry per missing piece, in words a reader can act on. */
-function missingQueuePrerequisites() {
-	const missing = [];
+export function missingQueuePrerequisites(): string[] {
+	const missing: string[] = [];
 	for (const tool of ['initdb', 'pg_ctl', 'postgres']) {
 		if (!fs.existsSync(path.join(PG_BIN, tool)))
 			missing.push(`PostgreSQL 15 (${path.join(PG_BIN, tool)}; apt-get install postgresql-15)`);
@@ -48,10 +54,10 @@ function missingQueuePrerequisites() {
 }
 
 /** Runs a PostgreSQL tool as the user PostgreSQL runs as. */
-function pgTool(tool, args, options = {}) {
+function pgTool(tool: string, args: string[], options: SpawnSyncOptions = {}): string {
 	const command = isRoot ? 'runuser' : path.join(PG_BIN, tool);
 	const argv = isRoot ? ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args] : args;
-	const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 180_000, ...options });
+	const result = spawnSync(command, argv, { timeout: 180_000, ...options, encoding: 'utf8' });
 	if (result.status !== 0)
 		throw new Error(`${tool} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
 	return result.stdout;
@@ -61,14 +67,15 @@ function pgTool(tool, args, options = {}) {
  * A new PostgreSQL cluster in a temporary folder, listening on 127.0.0.1 only, with one database and
  * one password-protected user for n8n. `stop()` stops it and deletes the folder.
  */
-async function startPostgres() {
+export async function startPostgres(): Promise<Postgres> {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-pg-'));
 	const dataDir = path.join(dir, 'data');
 	const password = crypto.randomBytes(18).toString('hex');
 	const pwFile = path.join(dir, 'pw');
 	fs.writeFileSync(pwFile, password, { mode: 0o600 });
 	if (isRoot) {
-		const ids = (flag) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout);
+		const ids = (flag: string): number =>
+			Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout);
 		fs.chownSync(dir, ids('-u'), ids('-g'));
 		fs.chownSync(pwFile, ids('-u'), ids('-g'));
 	}
@@ -120,7 +127,7 @@ async function startPostgres() {
 }
 
 /** Resolves when `redis-server` on `port` answers PING. */
-function redisPing(port) {
+function redisPing(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = net.connect(port, '127.0.0.1');
 		socket.setTimeout(2000);
@@ -138,7 +145,7 @@ function redisPing(port) {
 }
 
 /** A private redis-server on a free loopback port, with persistence off. `stop()` ends it. */
-async function startRedis() {
+export async function startRedis(): Promise<Redis> {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-redis-'));
 	const port = await freePort();
 	const child = spawn(
@@ -163,7 +170,7 @@ async function startRedis() {
 	child.stdout.on('data', (d) => (logs += d));
 	child.stderr.on('data', (d) => (logs += d));
 	let exited = false;
-	const exit = new Promise((resolve) =>
+	const exit = new Promise<void>((resolve) =>
 		child.on('exit', () => {
 			exited = true;
 			resolve();
@@ -193,7 +200,7 @@ async function startRedis() {
  * The environment every n8n process of one queue-mode installation shares (n8n's queue-mode docs:
  * EXECUTIONS_MODE=queue, the same Postgres database, the same Redis, the same encryption key).
  */
-function queueEnv(postgres, redis) {
+export function queueEnv(postgres: Postgres, redis: Redis): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		DB_TYPE: 'postgresdb',
@@ -211,7 +218,7 @@ function queueEnv(postgres, redis) {
  * Whether the queue-mode suite can run here. A missing prerequisite is named in one line and the suite
  * is skipped; under CI (CI=true, set by .ci/run, which installs them) it is an error instead.
  */
-function queueModeAvailable() {
+export function queueModeAvailable(): boolean {
 	const missing = missingQueuePrerequisites();
 	if (missing.length === 0) return true;
 	const line = `queue mode: missing ${missing.join(', ')}`;
@@ -221,10 +228,11 @@ function queueModeAvailable() {
 }
 
 /** Peak and current resident memory of a process, in MiB, from /proc (Linux). */
-function memoryOf(pid) {
+export function memoryOf(pid: number): { peakMiB: number; rssMiB: number } | undefined {
 	try {
 		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-		const kib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+		const kib = (key: string): number =>
+			Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
 		return { peakMiB: Math.round(kib('VmHWM') / 1024), rssMiB: Math.round(kib('VmRSS') / 1024) };
 	} catch {
 		return undefined;
@@ -232,16 +240,6 @@ function memoryOf(pid) {
 }
 
 /** A line for the test log and the run's report (stderr: jest keeps it, unlike a console call). */
-function note(line) {
+export function note(line: string): void {
 	process.stderr.write(`${line}\n`);
 }
-
-module.exports = {
-	memoryOf,
-	missingQueuePrerequisites,
-	note,
-	queueEnv,
-	queueModeAvailable,
-	startPostgres,
-	startRedis,
-};

@@ -1,4 +1,0 @@
-export function bundle(options?: {
-	outdir?: string;
-	write?: boolean;
-}): Promise<{ outputFiles?: Array<{ path: string; text: string }> }>;
