@@ -17,12 +17,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PINNED, n8nBin, nodeFor } from './ensure-n8n';
+import { freePort, supervise } from './processes';
 
 export { NEWEST, PINNED, ensureN8n, isInstalled, matrixVersions, n8nHome } from './ensure-n8n';
+export { freePort } from './processes';
 
 /** One n8n installation's settings: a user folder and the environment that points a version at it. */
 export interface Instance {
@@ -142,18 +143,6 @@ export function installPackage(userFolder: string, tgz: string): string {
 		);
 	}
 	return nodesDir;
-}
-
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 /**
@@ -394,38 +383,22 @@ export async function startN8n({
 		readyUrl = `http://127.0.0.1:${port}/healthz/readiness`;
 	}
 	const child = spawn(node, [bin, command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-	let logs = '';
-	child.stdout.on('data', (d) => (logs += d));
-	child.stderr.on('data', (d) => (logs += d));
-	let exited = false;
-	const exit = new Promise<void>((resolve) =>
-		child.on('exit', () => {
-			exited = true;
-			resolve();
-		}),
-	);
-	const stop = async () => {
-		if (exited) return;
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-		await exit;
-		clearTimeout(timer);
-	};
+	const watched = supervise(child, 30_000);
 	try {
-		await waitForHttp(readyUrl, { timeoutMs, isAlive: () => !exited });
+		await waitForHttp(readyUrl, { timeoutMs, isAlive: () => !watched.exited() });
 	} catch (error) {
 		child.kill('SIGKILL');
-		await exit;
+		await watched.exit;
 		throw new Error(
-			`n8n ${instance.version} ${command}: ${(error as Error).message}\n${logs.slice(-4000)}`,
+			`n8n ${instance.version} ${command}: ${(error as Error).message}\n${watched.logs().slice(-4000)}`,
 		);
 	}
 	return {
 		command,
 		url: `http://127.0.0.1:${childEnv.N8N_PORT}`,
 		pid: child.pid as number,
-		logs: () => logs,
-		stop,
+		logs: watched.logs,
+		stop: watched.stop,
 	};
 }
 

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './n8n-runner';
+import { freePort, supervise } from './processes';
 
 export interface Postgres {
 	host: string;
@@ -166,30 +166,18 @@ export async function startRedis(): Promise<Redis> {
 		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
-	let logs = '';
-	child.stdout.on('data', (d) => (logs += d));
-	child.stderr.on('data', (d) => (logs += d));
-	let exited = false;
-	const exit = new Promise<void>((resolve) =>
-		child.on('exit', () => {
-			exited = true;
-			resolve();
-		}),
-	);
-	const stop = async () => {
-		if (!exited) {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-			await exit;
-			clearTimeout(timer);
-		}
+	const watched = supervise(child, 10_000);
+	const stop = async (): Promise<void> => {
+		await watched.stop();
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
 	const started = Date.now();
 	while (!(await redisPing(port))) {
-		if (exited || Date.now() - started > 60_000) {
+		if (watched.exited() || Date.now() - started > 60_000) {
 			await stop();
-			throw new Error(`redis-server did not start on port ${port}:\n${logs.slice(-2000)}`);
+			throw new Error(
+				`redis-server did not start on port ${port}:\n${watched.logs().slice(-2000)}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
