@@ -56,6 +56,13 @@ async function main(): Promise<void> {
   rows.push(...eco.rows);
   details.economy = eco.details;
 
+  // Each platform's recommended whole-sheet flow, run on 50,000 rows: platform units (tasks, operations,
+  // executions), service requests, credits charged and refunded, wall time, beside the per-row pattern.
+  console.log('6. A 50,000-row sheet, per platform');
+  rows.push(...(await optional('zapier sheet', './sheet-zapier', 'benchSheetZapier', log)));
+  rows.push(...(await optional('make sheet', './sheet-make', 'benchSheetMake', log)));
+  rows.push(...(await optional('n8n sheet', './sheet-n8n', 'benchSheetN8n', log)));
+
   const table = printTable(rows);
   console.log(`\n${table}\n`);
   const disagreements = details.disagreements as Array<{ email: string; ours: boolean; validator: boolean; why: string }>;
