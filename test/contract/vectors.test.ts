@@ -20,7 +20,6 @@ const REASONS = [
   'malformed_body',
 ];
 
-
 // Read from the file itself (not the typed export): this suite checks the file as generated.
 const vectors: Vector[] = JSON.parse(readFileSync(FILE, 'utf8'));
 const header = (v: Vector, name: string) =>
@@ -145,8 +144,17 @@ describe('webhook test vectors', () => {
     }
   });
 
+  // openssl is optional on a user's machine (one line says so); under EVF_REQUIRE_ALL_SUITES=1 (.ci/run) the
+  // test runs without it and fails, so CI never passes without regenerating the vectors.
   const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-  (hasOpenssl ? it : it.skip)('regenerating with generate.sh gives the same file', () => {
+  const required = process.env.EVF_REQUIRE_ALL_SUITES === '1';
+  if (!hasOpenssl && !required)
+    process.stderr.write(
+      "webhook vectors: openssl not found (install Debian's openssl); skipping the regeneration check\n",
+    );
+  (hasOpenssl || required ? it : it.skip)('regenerating with generate.sh gives the same file', () => {
+    if (!hasOpenssl)
+      throw new Error('openssl not found: install it (Debian: openssl) to regenerate the webhook vectors');
     const dir = mkdtempSync(join(tmpdir(), 'evf-vectors-'));
     try {
       const out = join(dir, 'v.json');

@@ -44,7 +44,7 @@ jest.setTimeout(15 * 60_000);
 
 const missing = missingBrowser();
 const skip = missing !== undefined && !settings.ci;
-// Said in one line, as every missing prerequisite is; under CI=true the suite runs and fails instead.
+// Said in one line, as every missing prerequisite is; under EVF_REQUIRE_ALL_SUITES=1 the suite runs and fails instead.
 if (skip) note(`${missing}; skipped`);
 const OWNER = {
 	email: 'owner@example.com',
