@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { router } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { NODE_DESCRIPTION } from './actions/common.descriptions';
-import { resumeOnWebhook } from './actions/bulkJob/waiting';
+import { resumeOnWebhook } from './helpers/waiting';
 import { searchJobs } from './methods/listSearch';
 import { noWebhookLifecycle } from './helpers/webhookLifecycle';
 

@@ -10,7 +10,7 @@ import { isJobStopped } from '@evf/client';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient } from '../EmailVerification/transport';
-import { rememberJob } from '../EmailVerificationTrigger/seenJobs';
+import { rememberJob } from '../EmailVerification/helpers/seenJobs';
 
 /** Jobs looked at per poll: the newest ones, where a job that just finished is. */
 const JOBS_PER_POLL = 100;

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { verifyWebhook, WebhookVerificationError } from '@evf/client';
-import { appendResultRows } from '../EmailVerification/actions/bulkJob/waiting';
+import { appendResultRows } from '../EmailVerification/helpers/waiting';
 import {
 	groupFilter,
 	NODE_DESCRIPTION,
@@ -17,7 +17,7 @@ import {
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
-import { claimJob } from './seenJobs';
+import { claimJob } from '../EmailVerification/helpers/seenJobs';
 import { noWebhookLifecycle } from '../EmailVerification/helpers/webhookLifecycle';
 
 export class EmailVerificationTrigger implements INodeType {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { EmailVerificationClient } from '@evf/client';
 import { groupFilter, jobIdLocator, limitOption, simplifyOption } from '../common.descriptions';
-import { appendResultRows } from './waiting';
+import { appendResultRows } from '../../helpers/waiting';
 
 const properties: INodeProperties[] = [
 	jobIdLocator,

@@ -20,7 +20,7 @@ import {
 	failureAfterSubmission,
 	usableResumeUrl,
 	type WaitSettings,
-} from './waiting';
+} from '../../helpers/waiting';
 
 const waiting = { waitForCompletion: [true] };
 

@@ -15,7 +15,7 @@ import {
 	readRowOptions,
 	readWaitSettings,
 	usableResumeUrl,
-} from './waiting';
+} from '../../helpers/waiting';
 
 const [waitMethod, ...waitDetails] = waitProperties({}, { forExistingJob: true });
 

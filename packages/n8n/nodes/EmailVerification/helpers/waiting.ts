@@ -22,9 +22,9 @@ import {
 	type Group,
 	type Job,
 } from '@evf/client';
-import { toNodeError } from '../../helpers/errors';
-import { itemFor, simplify } from '../../helpers/items';
-import { createClient, getCredentialsOf, signingSecrets } from '../../transport';
+import { toNodeError } from './errors';
+import { itemFor, simplify } from './items';
+import { createClient, getCredentialsOf, signingSecrets } from '../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
 
