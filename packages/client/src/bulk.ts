@@ -3,7 +3,7 @@
  * already-checked chunks. Nothing here re-scans an address, and nothing here imports the client.
  */
 import type { HttpCore, RequestOptions } from './core/http';
-import { EvfError, InputError, PartialSubmissionError, SubmissionUncertainError, UnprocessableError, type UncertainChunk } from './errors';
+import { EvfError, InputError, PartialSubmissionError, SubmissionUncertainError, TimeBudgetSpentError, UnprocessableError, type UncertainChunk } from './errors';
 import { allowanceJobSize, type ApiAllowance } from './allowance';
 import { LIMITS } from './limits';
 import { preflightEmails, type MalformedAddress, type PreflightReport } from './validation/preflight';
@@ -58,6 +58,11 @@ export interface ListSubmission {
   creditsUsed: number;
   /** The balance after the last submission. */
   creditsRemaining: number | undefined;
+  /**
+   * Addresses never sent because the time budget (RequestOptions.deadline) ran out first, in list order;
+   * empty when the whole list was posted. Sending exactly these later cannot charge an address twice.
+   */
+  unsent: string[];
 }
 
 /**
@@ -137,6 +142,7 @@ export async function postBulk(http: HttpCore, emails: string[], fields: JobFiel
     body,
     timeoutMs: opts.timeoutMs,
     signal: opts.signal,
+    deadline: opts.deadline,
     credits: unique,
     unprocessableChargesNothing: true,
     onUncertain: (cause, sentAt) =>
@@ -163,11 +169,18 @@ export async function postPlan(http: HttpCore, plan: SubmissionPlan, opts: Reque
     const suffix = ` (part ${i + 1} of ${parts})`;
     return fields.name.slice(0, LIMITS.maxNameLength - suffix.length) + suffix;
   };
+  let notSent: string[] = [];
   for (let i = 0; i < parts; i++) {
     const queue: string[][] = [plan.chunks[i]!];
     try {
       await postResolving422(http, queue, { ...fields, name: nameFor(i) }, opts, jobs, rejectedByService);
     } catch (error) {
+      if (error instanceof BudgetStop) {
+        // Out of time before a POST left: nothing in doubt, the rest is reported, not lost or resent.
+        if (jobs.length === 0) throw error.spent;
+        notSent = [...queue.flat(), ...plan.chunks.slice(i + 1).flat()];
+        break;
+      }
       if (!(error instanceof EvfError)) throw error;
       // The list being posted when it stopped is the head of the queue.
       const [current = [], ...waiting] = queue;
@@ -186,7 +199,25 @@ export async function postPlan(http: HttpCore, plan: SubmissionPlan, opts: Reque
     rejectedByService,
     creditsUsed: jobs.reduce((sum, j) => sum + (j.credits_used ?? 0), 0),
     creditsRemaining: last?.credits_remaining,
+    unsent: notSent,
   };
+}
+
+/** Thrown inside postPlan when the next POST would not fit the deadline; never leaves postPlan. */
+class BudgetStop extends Error {
+  constructor(readonly spent: TimeBudgetSpentError) {
+    super(spent.message);
+  }
+}
+
+/**
+ * A POST is started only when a whole attempt fits before the deadline: one cut short could have been
+ * accepted and charged with no answer, which the caller could then neither trust nor safely resend.
+ */
+function assertPostFits(http: HttpCore, opts: RequestOptions): void {
+  if (opts.deadline === undefined) return;
+  const attempt = opts.timeoutMs ?? http.defaultTimeoutMs;
+  if (http.runtime.now() + attempt > opts.deadline) throw new BudgetStop(new TimeBudgetSpentError('POST', '/v1/verify/bulk'));
 }
 
 const MAX_422_REQUESTS = 200;
@@ -208,6 +239,7 @@ async function postResolving422(
     const list = queue[0]!;
     // Halving isolates a few offenders in ~2·log2(n) calls each; far more means the 422 is about something else.
     if (++requests > MAX_422_REQUESTS && firstError) throw firstError;
+    assertPostFits(http, opts);
     try {
       jobs.push(await postBulk(http, list, fields, opts));
       queue.shift();

@@ -152,6 +152,7 @@ export class EmailVerificationClient {
       body: { email, ...(params.check_smtp === undefined ? {} : { check_smtp: params.check_smtp }) },
       timeoutMs: opts.timeoutMs ?? VERIFY_SINGLE_TIMEOUT_MS,
       signal: opts.signal,
+      deadline: opts.deadline,
       credits: 1,
       verificationTimeout: true,
       onUncertain: (cause, sentAt) => new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
@@ -211,7 +212,7 @@ export class EmailVerificationClient {
     assertMaxJobs(plan, options.maxJobs);
     // Reading the account is free; only a list larger than the smallest allowance needs it.
     if ((options.allowance === undefined || options.allowance === 'account') && plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {
-      const allowance = await this.getAccount({ signal: options.signal }).then(allowanceOf, () => undefined);
+      const allowance = await this.getAccount({ signal: options.signal, deadline: options.deadline }).then(allowanceOf, () => undefined);
       if (allowance) plan = sizePlan(plan, allowance);
       assertMaxJobs(plan, options.maxJobs);
     }
@@ -228,7 +229,10 @@ export class EmailVerificationClient {
     return { ...plan, fields: merged };
   }
 
-  /** Posts a plan's already-checked jobs; see bulk.ts for a 422 or a stop part way. */
+  /**
+   * Posts a plan's already-checked jobs; see bulk.ts for a 422 or a stop part way. With `deadline`, a job
+   * is posted only while a whole attempt still fits before it; the rest is returned in `unsent`.
+   */
   submitPlan(plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
     return postPlan(this.http, plan, opts);
   }

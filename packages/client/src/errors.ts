@@ -233,6 +233,16 @@ export class RequestTimeoutError extends EvfError {}
 /** The caller aborted the call. */
 export class AbortedError extends EvfError {}
 
+/**
+ * The caller's time budget (RequestOptions.deadline) was spent before this request could be sent, so
+ * it was not sent: nothing was done or charged by it.
+ */
+export class TimeBudgetSpentError extends EvfError {
+  constructor(method: string, path: string) {
+    super(`The time allowed for this step ran out before ${method} ${path} was sent; it was not sent.`);
+  }
+}
+
 /** What a caller needs to find out whether a POST whose answer was lost took effect. */
 export interface UncertainSubmission {
   /** When the request left, as ISO 8601 (the job, if any, was created at about this time). */

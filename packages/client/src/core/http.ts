@@ -1,6 +1,7 @@
 import {
   AbortedError,
   ApiError,
+  TimeBudgetSpentError,
   type ApiErrorInit,
   AuthenticationError,
   BadRequestError,
@@ -38,6 +39,13 @@ export interface RequestOptions {
   /** Time allowed for one attempt, in milliseconds. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The caller's time budget, as a time of the runtime's clock (epoch ms): every attempt, retry pause and
+   * server-requested wait fits before it. An attempt is cut to the time left; a wait that would end after
+   * it is not taken (the error that asked for it is thrown); with no time left nothing is sent
+   * (TimeBudgetSpentError). For platforms that stop a step at a fixed time (Zapier: 30 s).
+   */
+  deadline?: number;
 }
 
 export interface CallSpec extends RequestOptions {
@@ -106,10 +114,13 @@ export class HttpCore {
     const costsCredits = spec.onUncertain !== undefined;
     let answerLost = false;
 
+    const deadline = spec.deadline;
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) throw new AbortedError('The request was cancelled before it was sent.');
-      this.options.onRequest?.({ method: spec.method, path: spec.path, attempt });
       const sentAt = runtime.now();
+      const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - sentAt;
+      if (left <= 0) throw new TimeBudgetSpentError(spec.method, spec.path);
+      this.options.onRequest?.({ method: spec.method, path: spec.path, attempt });
       let response: TransportResponse;
       try {
         response = await transport({
@@ -117,7 +128,7 @@ export class HttpCore {
           url,
           headers,
           body,
-          timeoutMs: spec.timeoutMs ?? this.options.timeoutMs,
+          timeoutMs: Math.min(spec.timeoutMs ?? this.options.timeoutMs, left),
           signal: spec.signal,
         });
       } catch (error) {
@@ -127,7 +138,9 @@ export class HttpCore {
         if (costsCredits && !provablyNotSent) throw spec.onUncertain!(failure, sentAt);
         if (failure instanceof AbortedError || attempt >= retry.maxRetries) throw failure;
         answerLost ||= !provablyNotSent;
-        await this.pause(backoffDelay(attempt, runtime.random, retry), spec.signal);
+        const backoff = backoffDelay(attempt, runtime.random, retry);
+        if (!this.fitsBefore(deadline, backoff)) throw failure;
+        await this.pause(backoff, spec.signal);
         continue;
       }
 
@@ -157,8 +170,20 @@ export class HttpCore {
       if (!retryable || attempt >= retry.maxRetries) throw error;
       const serverWait = error instanceof RateLimitError || error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
       if (serverWait !== undefined && serverWait > retry.maxServerWaitMs) throw error;
-      await this.pause(serverWait ?? backoffDelay(attempt, runtime.random, retry), spec.signal);
+      const wait = serverWait ?? backoffDelay(attempt, runtime.random, retry);
+      if (!this.fitsBefore(deadline, wait)) throw error;
+      await this.pause(wait, spec.signal);
     }
+  }
+
+  /** Per-attempt timeout used when a call sets none. */
+  get defaultTimeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /** A wait is worth taking only when a further attempt can still start after it, before the deadline. */
+  private fitsBefore(deadline: number | undefined, waitMs: number): boolean {
+    return deadline === undefined || this.options.runtime.now() + waitMs < deadline;
   }
 
   private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,0 +1,82 @@
+/**
+ * A time budget (RequestOptions.deadline) against the real sandbox over loopback: a list is posted job by
+ * job only while a whole attempt still fits, what was not sent is returned exactly, and reads and their
+ * retries never run past the deadline. The client's clock runs SPEED times faster than the wall clock, so
+ * a service that takes 6 s per answer takes 6 s / SPEED here.
+ */
+import { EmailVerificationClient, TimeBudgetSpentError, type Runtime } from '@evf/client';
+import { acceleratedRuntime, fetchTransport, nodeRuntime } from '@evf/client/node';
+import type { Sandbox } from '@evf/sandbox';
+import { freshAccount, startFastSandbox } from '../../../test/support/sandbox';
+
+const SPEED = 10;
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startFastSandbox();
+});
+afterAll(() => sb?.close());
+
+function budgetClient(apiKey: string): { client: EmailVerificationClient; runtime: Runtime; posts: number[] } {
+  const runtime = acceleratedRuntime(SPEED);
+  const posts: number[] = [];
+  const client = new EmailVerificationClient({
+    apiKey,
+    baseUrl: sb.baseUrl,
+    transport: fetchTransport,
+    runtime,
+    timeoutMs: 10_000,
+    retry: { maxRetries: 2, maxDelayMs: 5_000, maxServerWaitMs: 5_000 },
+    onRequest: ({ method }) => {
+      if (method === 'POST') posts.push(runtime.now());
+    },
+  });
+  return { client, runtime, posts };
+}
+
+const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `valid.${tag}.${i}@example.com`);
+
+it('stops posting jobs when the next one would not fit the budget, and returns exactly the addresses not sent', async () => {
+  const account = freshAccount(sb);
+  const { client, runtime } = budgetClient(account.apiKey);
+  // 5 s per answer (client time): jobs 1 to 3 end at about 5, 11 and 17 s; a fourth attempt (10 s)
+  // could end past 25 s, so it is not started.
+  sb.faults.slow({ path: '/v1/verify/bulk', method: 'POST', delayMs: 5_000 / SPEED, count: 3 });
+  const emails = addresses(40, 'budget');
+  const plan = await client.planList({ emails }, { maxPerJob: 10 });
+  const submission = await client.submitPlan(plan, { deadline: runtime.now() + 25_000 });
+  expect(submission.jobs).toHaveLength(3);
+  expect(submission.unsent).toEqual(emails.slice(30));
+  // Charged exactly for what was accepted: a rerun with `unsent` charges nothing twice.
+  expect(sb.ledger(account.accountId).charged).toBe(30);
+  const rest = await client.submitList({ emails: submission.unsent });
+  expect(sb.ledger(account.accountId).charged).toBe(40);
+  expect(rest.unsent).toEqual([]);
+});
+
+it('a list whose first job cannot fit sends nothing and says the budget ran out', async () => {
+  const account = freshAccount(sb);
+  const { client, runtime, posts } = budgetClient(account.apiKey);
+  const plan = await client.planList({ emails: addresses(3, 'none') });
+  await expect(client.submitPlan(plan, { deadline: runtime.now() + 5_000 })).rejects.toBeInstanceOf(TimeBudgetSpentError);
+  expect(posts).toEqual([]);
+  expect(sb.ledger(account.accountId).charged).toBe(0);
+});
+
+it('a read that hangs is cut at the deadline instead of being tried three times', async () => {
+  // Real time here: the transport's timeout runs on the wall clock. One attempt may take 300 ms, each
+  // read hangs 400 ms, and the budget is 500 ms: three tries and two pauses would take about 2 s.
+  const account = freshAccount(sb);
+  const client = new EmailVerificationClient({
+    apiKey: account.apiKey,
+    baseUrl: sb.baseUrl,
+    transport: fetchTransport,
+    runtime: nodeRuntime,
+    timeoutMs: 300,
+    retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 200, maxServerWaitMs: 200 },
+  });
+  const job = await budgetClient(account.apiKey).client.submitBulk({ emails: addresses(2, 'read') });
+  sb.faults.slow({ path: `/v1/jobs/${job.job_id}`, method: 'GET', delayMs: 400, count: 5 });
+  const started = Date.now();
+  await expect(client.getJob(job.job_id, { deadline: started + 500 })).rejects.toThrow(/did not answer in time|time allowed/);
+  expect(Date.now() - started).toBeLessThan(550);
+});
