@@ -17,7 +17,7 @@ export default tseslint.config(
   {
     // The client's core must stay platform-neutral: n8n's scanner rejects these in any shipped file.
     files: ['packages/client/src/**/*.ts'],
-    ignores: ['packages/client/src/node.ts', 'packages/client/src/node/**'],
+    ignores: ['packages/client/src/node/**'],
     rules: {
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'process', 'global', 'globalThis', 'console', 'eval'],
       'no-restricted-imports': [

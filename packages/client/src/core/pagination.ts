@@ -7,18 +7,9 @@ import { InputError } from '../errors';
 import { GROUPS, categorize, type Group } from '../categories';
 import { JOB_STATUSES, LIMITS, STOPPED_STATUSES } from '../limits';
 import { assertJobId, assertJobsLimit, assertMaxItems, assertPerPage } from '../validation/params';
-import type { Job, JobList, JobListItem, ListJobsParams, ResultRow, ResultsPage, ResultsPageParams } from '../types';
-import type { RequestOptions } from './http';
-import type { Runtime } from './runtime';
+import type { JobListItem, ResultRow, ResultsPage } from '../types';
+import type { JobReader } from './job-reader';
 import { isJobStopped, pollInterval } from './waiting';
-
-/** The reads pagination and waiting need; the client is one. */
-export interface JobReader {
-  readonly runtime: Runtime;
-  getJob(jobId: string, opts?: RequestOptions): Promise<Job>;
-  listJobs(params?: ListJobsParams, opts?: RequestOptions): Promise<JobList>;
-  getResultsPage(jobId: string, params?: ResultsPageParams, opts?: RequestOptions): Promise<ResultsPage>;
-}
 
 export interface ResultsOptions {
   /** Rows per page read, 1 to 1000 (default 1000: fewer requests; reading is free). */

@@ -6,7 +6,7 @@ import { ConnectionError, JobWaitTimeoutError, RequestTimeoutError } from '../er
 import { LIMITS, STOPPED_STATUSES } from '../limits';
 import { assertJobId } from '../validation/params';
 import type { Job } from '../types';
-import type { JobReader } from './pagination';
+import type { JobReader } from './job-reader';
 
 export interface WaitOptions {
   /** Poll interval, held within the spec's recommended 10 to 30 seconds (default 15 s). */

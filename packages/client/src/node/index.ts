@@ -2,15 +2,12 @@
  * @evf/client/node: the client with Node's defaults (global fetch, timers, DNS). Not for bundling into
  * n8n nodes, whose scanner forbids timers: those pass their own runtime to EmailVerificationClient.
  */
-import { EmailVerificationClient, type ClientOptions } from './client';
-import { fetchTransport } from './node/fetch-transport';
-import { nodeRuntime, acceleratedRuntime } from './node/runtime';
+import { EmailVerificationClient, type ClientOptions } from '../client';
+import { fetchTransport } from './fetch-transport';
+import { nodeRuntime, acceleratedRuntime } from './runtime';
 
-export * from './index';
+export * from '../index';
 export { fetchTransport, nodeRuntime, acceleratedRuntime };
-
-/** Where `npm start` serves the local sandbox. Never a default: pass it, or set EVF_BASE_URL to it. */
-export const LOCAL_SANDBOX_URL = 'http://127.0.0.1:8787/api';
 
 /**
  * The client with Node's transport and runtime. The base URL is `options.baseUrl`, else the
