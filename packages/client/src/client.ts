@@ -33,6 +33,7 @@ import { assertWebhookUrlPolicy, type WebhookUrlPolicy } from './validation/webh
 import { isLoopbackUrl } from './validation/ip';
 import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
+import { readResultsWindow, type ResultsWindow, type ResultsWindowOptions } from './results-window';
 import type {
   Account,
   BulkSubmission,
@@ -306,6 +307,14 @@ export class EmailVerificationClient {
   /** The pages behind results(), for callers that handle a page at a time (memory bounded by one page). */
   resultPages(jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
     return resultPages(this, jobId, options);
+  }
+
+  /**
+   * One window of a job's rows: from a row position, up to a row count or a deadline, saying where the
+   * next window starts and whether the job was still running (see results-window.ts).
+   */
+  resultsWindow(jobId: string, options: ResultsWindowOptions): Promise<ResultsWindow> {
+    return readResultsWindow(this, jobId, options, () => this.options.runtime.now());
   }
 
   /** Polls GET /v1/jobs/{id} every 10 to 30 s until the job stops. The interval never comes from estimated_seconds. */

@@ -15,6 +15,7 @@ export { isJobStopped } from './core/waiting';
 export type { WaitOptions } from './core/waiting';
 export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields } from './bulk';
 export { planSubmission } from './bulk';
+export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
 export * from './types';
 
 // Errors, one class per situation.

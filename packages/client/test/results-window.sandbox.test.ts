@@ -1,0 +1,92 @@
+/**
+ * Windows of a job's rows against the real sandbox over loopback: consecutive windows cover every row once,
+ * in order; a running job is never reported complete; a deadline ends a window with what was read and says
+ * where to go on.
+ */
+import { EmailVerificationClient, type Job } from '@evf/client';
+import { fetchTransport, nodeRuntime } from '@evf/client/node';
+import type { Sandbox } from '@evf/sandbox';
+import { clientFor, eventually, freshAccount, startFastSandbox } from '../../../test/support/sandbox';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startFastSandbox();
+});
+afterAll(() => sb?.close());
+
+const prefixes = ['valid', 'invalid', 'catchall', 'info', 'unknown'];
+const list = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}.${tag}.${i}@example.com`);
+
+async function finishedJob(client: EmailVerificationClient, emails: string[]): Promise<Job> {
+  const { job_id } = await client.submitBulk({ emails });
+  return eventually(async () => {
+    const job = await client.getJob(job_id);
+    return job.terminal ? job : undefined;
+  }, 30_000);
+}
+
+it('windows from each next start row read every row of a finished job once, in order, and the last says complete', async () => {
+  const { client } = clientFor(sb, freshAccount(sb).apiKey);
+  const emails = list(2_345, 'all');
+  const job = await finishedJob(client, emails);
+  const seen: string[] = [];
+  const ends: string[] = [];
+  let start: number | null = 0;
+  while (start !== null) {
+    const window = await client.resultsWindow(job.job_id, { startRow: start, maxRows: 1_000, pageSize: 300 });
+    expect(window.startRow).toBe(start);
+    seen.push(...window.rows.map((r) => r.email));
+    ends.push(window.end);
+    expect(window.truncated).toBe(window.end !== 'complete');
+    start = window.nextStartRow;
+  }
+  expect(seen).toEqual(emails);
+  expect(ends).toEqual(['max_rows', 'max_rows', 'complete']);
+});
+
+it('with a group filter, the next start row counts rows read, so the following window skips none', async () => {
+  const { client } = clientFor(sb, freshAccount(sb).apiKey);
+  const emails = list(500, 'group');
+  const job = await finishedJob(client, emails);
+  const first = await client.resultsWindow(job.job_id, { maxRows: 40, group: 'safe_to_send' });
+  expect(first.rows).toHaveLength(40);
+  expect(first.rows.every((r) => r.email.startsWith('valid.'))).toBe(true);
+  // valid rows are every fifth row: the 40th sits at position 195, so the next window starts at 196.
+  expect(first.nextStartRow).toBe(196);
+  const rest = await client.resultsWindow(job.job_id, { startRow: first.nextStartRow!, maxRows: 1_000, group: 'safe_to_send' });
+  expect(rest.rows).toHaveLength(60);
+  expect(rest.end).toBe('complete');
+});
+
+it('a job still running ends its window as running and truncated, with where to read on, never as complete', async () => {
+  const slow = await startFastSandbox({ rowsPerSecond: 20 });
+  try {
+    const { client } = clientFor(slow);
+    const { job_id } = await client.submitBulk({ emails: list(3_000, 'running') });
+    await eventually(async () => (await client.getJob(job_id)).processed > 0);
+    const window = await client.resultsWindow(job_id, { maxRows: 5_000 });
+    expect(window.end).toBe('running');
+    expect(window.truncated).toBe(true);
+    expect(window.rows.length).toBeLessThan(3_000);
+    expect(window.nextStartRow).toBe(window.rows.length);
+  } finally {
+    await slow.close();
+  }
+});
+
+it('a deadline ends the window with the rows read so far and the position to go on from', async () => {
+  const account = freshAccount(sb);
+  const emails = list(2_500, 'time');
+  const job = await finishedJob(clientFor(sb, account.apiKey).client, emails);
+  const client = new EmailVerificationClient({ apiKey: account.apiKey, baseUrl: sb.baseUrl, transport: fetchTransport, runtime: nodeRuntime, timeoutMs: 2_000 });
+  // The third page hangs far past the deadline.
+  sb.faults.slow({ path: `/v1/jobs/${job.job_id}/results`, method: 'GET', delayMs: 0, count: 2 });
+  sb.faults.slow({ path: `/v1/jobs/${job.job_id}/results`, method: 'GET', delayMs: 3_000, count: 1 });
+  const started = Date.now();
+  const window = await client.resultsWindow(job.job_id, { maxRows: 5_000, deadline: started + 1_000 });
+  expect(Date.now() - started).toBeLessThan(1_500);
+  expect(window.end).toBe('time');
+  expect(window.truncated).toBe(true);
+  expect(window.rows.map((r) => r.email)).toEqual(emails.slice(0, 2_000));
+  expect(window.nextStartRow).toBe(2_000);
+});
