@@ -1,0 +1,11 @@
+/** Tables users keep their lists in (CSV, TSV, XLSX): read with a header row, and written back with results. */
+export { readTable } from './read-table';
+export type { TableList, TableFormat, ReadTableOptions, UnusableRow } from './read-table';
+export { parseDelimited, writeDelimited, detectDelimiter, DELIMITERS } from './delimited';
+export type { Delimiter, DelimitedRecord, DelimitedText } from './delimited';
+export { chooseColumn, columnLetter, columnIndex } from './columns';
+export type { ChosenColumn } from './columns';
+export { readXlsxFirstSheet } from './xlsx';
+export type { InflateRaw } from './xlsx';
+export { writeBackTable, rowNumberOf, RESULT_COLUMNS } from './write-back';
+export type { WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './write-back';

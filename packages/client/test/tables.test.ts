@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import fc from 'fast-check';
+import {
+  InputError,
+  columnIndex,
+  columnLetter,
+  detectDelimiter,
+  parseDelimited,
+  planSubmission,
+  readTable,
+  readXlsxFirstSheet,
+  writeBackTable,
+  writeDelimited,
+  type Delimiter,
+  type ResultRow,
+} from '../src/index';
+
+const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
+const fields = (text: string, d?: Delimiter): string[][] => parseDelimited(text, d).records.map((r) => r.fields);
+
+describe('delimited text (RFC 4180 as spreadsheets read it)', () => {
+  it('reads quoted delimiters, doubled quotes and line breaks inside quotes; CRLF, LF and CR all end a record', () => {
+    const text = 'name,email\r\n"Lovelace, Ada","ada@x.com"\n"He said ""hi""",b@x.com\r"two\r\nlines",c@x.com\r\n';
+    expect(fields(text)).toEqual([
+      ['name', 'email'],
+      ['Lovelace, Ada', 'ada@x.com'],
+      ['He said "hi"', 'b@x.com'],
+      ['two\r\nlines', 'c@x.com'],
+    ]);
+  });
+
+  it('drops a byte order mark and keeps stray quotes in unquoted fields as written', () => {
+    expect(fields('\uFEFFemail,note\na@x.com,5" screen\n')).toEqual([
+      ['email', 'note'],
+      ['a@x.com', '5" screen'],
+    ]);
+  });
+
+  it('a quote that never closes breaks only its own row; the rows after it are read', () => {
+    const parsed = parseDelimited('email,name\n"a@x.com,Ann\nb@x.com,Bob\n', ',');
+    expect(parsed.records[1]).toMatchObject({ broken: expect.stringMatching(/never closed/) });
+    expect(parsed.records[2]).toEqual({ fields: ['b@x.com', 'Bob'] });
+  });
+
+  it('detects comma, tab, semicolon and pipe from the header and the rows under it', () => {
+    expect(detectDelimiter('a\tb\tc\n1\t2\t3\n')).toBe('\t');
+    expect(detectDelimiter('email;name\na@x.com;"Doe, J"\n')).toBe(';');
+    expect(detectDelimiter('email|name\na@x.com|x\n')).toBe('|');
+    expect(detectDelimiter('"Doe; J",email\nx,a@x.com\n')).toBe(',');
+    // One column: any delimiter reads it; a comma is assumed.
+    expect(detectDelimiter('email\na@x.com\n')).toBe(',');
+  });
+
+  const cell = fc.string({ unit: fc.constantFrom('a', 'Z', '@', '.', ' ', ',', ';', '\t', '|', '"', '\n', '\r', 'é', '😀'), maxLength: 8 });
+  const table = fc.integer({ min: 1, max: 5 }).chain((width) => fc.array(fc.array(cell, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 12 }));
+
+  it('property: what writeDelimited writes, parseDelimited reads back unchanged (every delimiter)', () => {
+    fc.assert(
+      fc.property(table, fc.constantFrom<Delimiter>(',', '\t', ';', '|'), (rows, d) => {
+        expect(fields(writeDelimited(rows, d), d)).toEqual(rows);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: a table whose cells hold no delimiter reads back right with the delimiter detected', () => {
+    const plain = fc.string({ unit: fc.constantFrom('a', 'b', '@', '.', ' ', '"', 'é'), minLength: 1, maxLength: 6 });
+    const rect = fc.integer({ min: 2, max: 5 }).chain((w) => fc.array(fc.array(plain, { minLength: w, maxLength: w }), { minLength: 2, maxLength: 10 }));
+    fc.assert(
+      fc.property(rect, fc.constantFrom<Delimiter>(',', '\t', ';', '|'), (rows, d) => {
+        const parsed = parseDelimited(writeDelimited(rows, d));
+        expect(parsed.delimiter).toBe(d);
+        expect(parsed.records.map((r) => r.fields)).toEqual(rows);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: any text parses without throwing, and LF, CRLF and a BOM give the same records', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', ';', '\t', ' '), maxLength: 60 }), (text) => {
+        const lf = parseDelimited(text, ',').records;
+        expect(parseDelimited(`\uFEFF${text}`, ',').records).toEqual(lf);
+        // Quoted line breaks keep their own form, so compare only texts without quotes for CRLF.
+        if (!text.includes('"')) expect(parseDelimited(text.replace(/\n/g, '\r\n'), ',').records).toEqual(lf);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('columns', () => {
+  it('letters and indexes are inverse, like a spreadsheet names columns', () => {
+    expect([0, 25, 26, 51, 701, 702].map(columnLetter)).toEqual(['A', 'Z', 'AA', 'AZ', 'ZZ', 'AAA']);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 18_000 }), (i) => columnIndex(columnLetter(i)) === i));
+    expect(columnIndex('a1')).toBeUndefined();
+  });
+});
+
+describe('readTable', () => {
+  const csv = 'Name,Work Email,Company\nAda,ada@x.com,X\nBob,,Y\n,,\nCy,cy@x.com,Z\n';
+
+  it('picks the column by header name (any case and spacing), by letter, or by its header when none is given', () => {
+    expect(readTable(csv, { column: ' work  EMAIL ' }).column).toMatchObject({ index: 1, letter: 'B', by: 'name' });
+    expect(readTable(csv, { column: 'b' }).column).toMatchObject({ index: 1, name: 'Work Email', by: 'letter' });
+    // No header says exactly "email": the column holding addresses is found from its content.
+    expect(readTable(csv).column).toMatchObject({ index: 1, by: 'detected' });
+    expect(readTable('id,E-mail\n1,a@x.com\n').column).toMatchObject({ index: 1, by: 'detected' });
+  });
+
+  it('reports rows without an address by their spreadsheet row number, skips blank rows, keeps indexes aligned', () => {
+    const t = readTable(csv, { column: 'Work Email' });
+    expect(t.emails).toEqual(['ada@x.com', '', '', 'cy@x.com']);
+    expect(t.unusable).toEqual([{ row: 3, reason: 'no address in "Work Email"' }]);
+    expect(t.blankRows).toBe(1);
+  });
+
+  it('refuses, before anything is sent, an unknown column, an empty file, a header-less list and an .xls file', () => {
+    const refusal = (f: () => unknown): InputError => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+        expect((e as Error).message).toMatch(/Nothing was sent or charged/);
+        return e as InputError;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal(() => readTable(csv, { column: 'Phone' })).message).toMatch(/A "Name", B "Work Email", C "Company"/);
+    expect(refusal(() => readTable('\n\n')).rule).toBe('empty');
+    expect(refusal(() => readTable('email\n')).rule).toBe('empty');
+    expect(refusal(() => readTable('ada@x.com\nbob@x.com\n')).rule).toBe('header');
+    expect(refusal(() => readTable(new Uint8Array([1, 2]), { fileName: 'leads.xls' })).rule).toBe('format');
+    expect(refusal(() => readTable('a,b\n1,2\n')).rule).toBe('required');
+  });
+
+  it('reads UTF-16 text with a byte order mark (Excel "Unicode text") and UTF-8 bytes', () => {
+    const text = 'email\tname\nzoë@x.com\tZoë\n';
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(text, 'utf16le')]);
+    expect(readTable(utf16, { format: 'tsv' }).emails).toEqual(['zoë@x.com']);
+    expect(readTable(new TextEncoder().encode(text)).emails).toEqual(['zoë@x.com']);
+  });
+
+  it('reads the first sheet of an XLSX made by SheetJS (shared strings, numbers, booleans, an empty row)', () => {
+    // test/fixtures/leads-sheetjs.xlsx was written by SheetJS 0.18.5 (XLSX.writeFile, bookSST, compressed).
+    const file = new Uint8Array(readFileSync(join(__dirname, 'fixtures', 'leads-sheetjs.xlsx')));
+    expect(readXlsxFirstSheet(file, inflateRaw)).toEqual([
+      ['Name', 'Email', 'Score'],
+      ['Ada Lovelace', 'ada@acme-corp.com', '1'],
+      ['Bob & Co <sales>', 'bob@acme-corp.com', '2.5'],
+      [''],
+      ['Zoë', 'zoe@exämple.com', 'TRUE'],
+      ['No Address', '', '3'],
+      ['Dup', 'ADA@acme-corp.com', '4'],
+    ]);
+    const t = readTable(file, { fileName: 'leads.xlsx', inflateRaw });
+    expect(t.format).toBe('xlsx');
+    expect(t.column).toMatchObject({ letter: 'B', name: 'Email' });
+    expect(t.unusable).toEqual([{ row: 6, reason: 'no address in "Email"' }]);
+    expect(t.blankRows).toBe(1);
+    // Without the injected decompressor the file is refused with a way out, not misread.
+    expect(() => readTable(file, { fileName: 'leads.xlsx' })).toThrow(/save the sheet as CSV/);
+  });
+});
+
+describe('the table into pre-flight and back: every row once, nothing charged for rows not sent', () => {
+  const row = (email: string, label: string): ResultRow => ({
+    email,
+    status: 'valid',
+    valid: label === 'valid',
+    score: 0.9,
+    reason: `because ${label}`,
+    details: { primary_label: label as ResultRow['details']['primary_label'], tags: [], label_reasons: [] },
+  });
+
+  it('verified, duplicate, malformed, empty, unreadable and unanswered rows each say what happened', () => {
+    const text = 'email,name\nada@x.com,Ada\nADA@x.com,Ada again\nbad@,Bad\n,None\n"open@x.com,Open\nbob@x.com,Bob\ncy@x.com,Cy\n';
+    const table = readTable(text);
+    const plan = planSubmission(table.emails);
+    expect(plan.preflight.unique).toEqual(['ada@x.com', 'bob@x.com', 'cy@x.com']);
+    const back = writeBackTable(table, plan.preflight, [row('ada@x.com', 'valid'), row('BOB@x.com', 'catch_all')], {
+      notVerifiedReason: 'the job stopped before this address',
+    });
+    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
+    expect(out[0]).toEqual(['email', 'name', 'Category', 'Group', 'Safe to Send', 'Reason', 'Verification']);
+    expect(out.slice(1).map((r) => r[6])).toEqual(['verified', 'duplicate', 'skipped', 'skipped', 'skipped', 'verified', 'not_verified']);
+    expect(out[2]!.slice(2, 5)).toEqual(['Valid', 'safe_to_send', 'TRUE']);
+    expect(out[6]!.slice(2, 5)).toEqual(['Catch-All', 'risky', 'FALSE']);
+    expect(out[3]![5]).toMatch(/^Not sent \(not charged\): malformed address/);
+    expect(out[5]![5]).toMatch(/never closed/);
+    expect(out[7]![5]).toBe('Not verified: the job stopped before this address');
+    expect(back.counts).toEqual({ rows: 7, verified: 2, duplicates: 1, skipped: 3, notVerified: 1, blank: 0 });
+  });
+
+  it('property: every data row is written back exactly once, in order, with its own cells unchanged', () => {
+    const address = fc.constantFrom('a@x.com', 'A@X.com', 'b@y.org', 'bad@', '', 'c@z.net', 'not an address');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(address, fc.string({ maxLength: 5 })), { minLength: 1, maxLength: 40 }), fc.boolean(), (pairs, answered) => {
+        const rows = [['Email', 'Note'], ...pairs.map(([e, n]) => [e, n])];
+        const table = readTable(writeDelimited(rows), { column: 'Email' });
+        let plan;
+        try {
+          plan = planSubmission(table.emails);
+        } catch (e) {
+          expect((e as InputError).rule).toBe('min_items');
+          return;
+        }
+        const results = answered ? plan.preflight.unique.map((e) => row(e, 'valid')) : [];
+        const back = writeBackTable(table, plan.preflight, results);
+        const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
+        const dataOut = out.slice(1).filter((r) => !(r[0] === '' && r[1] === '' && r[6] === 'skipped' && r[5] === ''));
+        const dataIn = table.rows.filter((r) => r.some((c) => c.trim() !== ''));
+        expect(dataOut.map((r) => r.slice(0, 2))).toEqual(dataIn.map((r) => [r[0] ?? '', r[1] ?? '']));
+        const c = back.counts;
+        expect(c.verified + c.duplicates + c.skipped + c.notVerified).toBe(table.rows.length);
+        expect(c.verified + c.notVerified).toBe(plan.preflight.unique.length);
+        expect(answered ? c.notVerified : c.verified).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
