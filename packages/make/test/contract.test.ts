@@ -128,7 +128,20 @@ const OUTPUTS: Record<string, { schema: string | null; extras: string[] }> = {
   submitBulk: { schema: 'BulkSubmission', extras: [] },
   getJob: { schema: 'Job', extras: [] },
   waitForJob: { schema: 'Job', extras: [] },
-  listResults: { schema: 'ResultRow', extras: ['category', 'group', 'safe_to_send'] },
+  // Each row also says where it came from and how the next round goes on (page, rows left, next page).
+  listResults: {
+    schema: 'ResultRow',
+    extras: [
+      'category',
+      'group',
+      'safe_to_send',
+      'page',
+      'rows_in_job',
+      'rows_after_this_run',
+      'job_finished',
+      'next_start_page',
+    ],
+  },
   listJobs: { schema: 'JobListItem', extras: [] },
   watchFinishedJobs: { schema: 'JobListItem', extras: [] },
   // The instant trigger outputs the webhook's event and results_url, and the job read back from the API.
@@ -246,7 +259,7 @@ describe('every component keeps to the Make rules the harness enforces (support/
     ];
     for (const f of files)
       for (const e of expressionsIn(readJsonc(f))) expect(() => parseExpression(e)).not.toThrow();
-    expect(() => parseExpression('a - b')).toThrow(/not supported/);
+    expect(() => parseExpression('a % b')).toThrow(/not supported/);
     expect(() => parseExpression('a and b')).toThrow();
   });
 });

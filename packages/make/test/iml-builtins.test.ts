@@ -67,7 +67,9 @@ describe('the category mapping in built-in IML equals the client', () => {
     const iterate = d.response!.iterate as { condition: string };
     for (const details of DETAILS) {
       const item = { email: 'a@example.com', details };
-      const out = evaluate(d.response!.output, vars({ item })) as Record<string, unknown>;
+      const page = { page: 1, per_page: 1000, total: 1, has_more: false, status: 'completed' };
+      const temp = { rows_per_page: 1000, pages: 3, last_page: 3 };
+      const out = evaluate(d.response!.output, vars({ item, body: page, temp })) as Record<string, unknown>;
       expect({
         details,
         got: { category: out.category, group: out.group, safe_to_send: out.safe_to_send },

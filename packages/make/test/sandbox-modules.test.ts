@@ -174,29 +174,113 @@ describe('Make modules against the sandbox', () => {
     expect(expectedSafe).toBeGreaterThan(0);
     expect(safe.bundles).toHaveLength(expectedSafe);
 
+    // A limit of 7 at 5 rows per page reads one whole page, never 2 rows of the next, and says where to go on.
     const limited = await run('listResults', { job_id: jobId, per_page: 5, limit: 7 });
-    expect(limited.bundles).toHaveLength(7);
-    // Make stops paginating once the limit is reached: two pages, not five.
-    expect(limited.requests).toHaveLength(2);
+    expect(limited.bundles).toHaveLength(5);
+    expect(limited.requests).toHaveLength(1);
+    expect(limited.bundles.at(-1)).toMatchObject({ next_start_page: 2, rows_after_this_run: 18 });
 
     const later = await run('listResults', { job_id: jobId, per_page: 5, start_page: 3 });
     expect(later.requests.map((q) => q.query.page)).toEqual(['3', '4', '5']);
     expect(later.bundles).toHaveLength(13);
   });
 
-  it('List Bulk Job Results reads at most 3,200 rows in one run; Start at Page reads the rest', async () => {
-    const emails = Array.from({ length: 3500 }, (_, i) => `valid.big${i}@example.com`);
-    const jobId = await submit(emails);
-    expect((await waitTerminal(jobId)).terminal).toBe(true);
-    const first = await run('listResults', { job_id: jobId });
-    expect(first.requests.map((q) => q.query.page)).toEqual(['1', '2', '3', '4']);
-    expect(first.bundles).toHaveLength(3200);
-    const rest = await run('listResults', { job_id: jobId, start_page: 4 });
-    expect(rest.bundles).toHaveLength(500);
-    const seen = new Set(
-      [...first.bundles.slice(0, 3000), ...rest.bundles].map((b) => (b as { email: string }).email),
+  describe('List Bulk Job Results never cuts or repeats a row, at any page size, group filter or continuation', () => {
+    type Row = {
+      email: string;
+      group: string;
+      page: number;
+      rows_in_job: number;
+      rows_after_this_run: number;
+      job_finished: boolean;
+      next_start_page?: number | '';
+    };
+    const emails = Array.from(
+      { length: 4100 },
+      (_, i) => ['valid', 'catchall', 'trap', 'info', 'invalid'][i % 5] + `.big${i}@example.com`,
     );
-    expect(seen).toEqual(new Set(emails));
+    let jobId: string;
+    beforeAll(async () => {
+      jobId = await submit(emails);
+      expect((await waitTerminal(jobId)).terminal).toBe(true);
+    }, 60_000);
+
+    /** Runs the module round after round, each starting where the last bundle of the one before says. */
+    async function readAll(params: Record<string, unknown>) {
+      const rounds: { bundles: Row[]; pages: string[] }[] = [];
+      let start: number | undefined = 1;
+      while (start !== undefined) {
+        const r = await run('listResults', { job_id: jobId, ...params, start_page: start });
+        const bundles = r.bundles as Row[];
+        rounds.push({ bundles, pages: r.requests.map((q) => q.query.page!) });
+        const last = bundles[bundles.length - 1];
+        if (!last) break;
+        // Each bundle of a round agrees on what is left and where the next round starts.
+        for (const b of bundles) {
+          expect(b.next_start_page).toBe(last.next_start_page);
+          expect(b.rows_after_this_run).toBe(last.rows_after_this_run);
+          expect(b.rows_in_job).toBe(emails.length);
+        }
+        const next = last.next_start_page;
+        if (next === '' || next === undefined) {
+          expect(last.rows_after_this_run).toBe(0);
+          start = undefined;
+        } else {
+          expect(last.rows_after_this_run).toBeGreaterThan(0);
+          expect(next).toBeGreaterThan(start);
+          start = next;
+        }
+        if (rounds.length > 100) throw new Error('no end');
+      }
+      return rounds;
+    }
+
+    it('1,000 rows per page (the default): three whole pages a run, the next round at page 4, nothing after the last', async () => {
+      const rounds = await readAll({});
+      expect(rounds.map((r) => r.pages)).toEqual([
+        ['1', '2', '3'],
+        ['4', '5'],
+      ]);
+      expect(rounds.map((r) => r.bundles.length)).toEqual([3000, 1100]);
+      expect(rounds[0]!.bundles.at(-1)).toMatchObject({ next_start_page: 4, rows_after_this_run: 1100 });
+      const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
+      expect(all).toHaveLength(emails.length);
+      expect(new Set(all)).toEqual(new Set(emails));
+    });
+
+    it('a limit of 3,200 with 1,000 rows per page still reads whole pages (3,000), so no row is cut and none comes again', async () => {
+      const rounds = await readAll({ limit: 3200, per_page: 1000 });
+      const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
+      expect(rounds[0]!.bundles).toHaveLength(3000);
+      expect(all).toHaveLength(emails.length);
+      expect(new Set(all)).toEqual(new Set(emails));
+    });
+
+    it('10 rows per page: 50 pages a run (what Make allows), and the output says so and where to go on', async () => {
+      const r = await run('listResults', { job_id: jobId, per_page: 10, limit: 3200 });
+      expect(r.requests).toHaveLength(50);
+      expect(r.bundles).toHaveLength(500);
+      expect(r.bundles.at(-1)).toMatchObject({ next_start_page: 51, rows_after_this_run: 3600 });
+    });
+
+    it('a limit smaller than a page reads one page of that size; odd sizes still cover every row once', async () => {
+      const small = await run('listResults', { job_id: jobId, limit: 7 });
+      expect(small.requests.map((q) => q.query)).toEqual([{ page: '1', per_page: '7' }]);
+      expect(small.bundles).toHaveLength(7);
+      const rounds = await readAll({ per_page: 333, limit: 1000 });
+      const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
+      expect(all).toHaveLength(emails.length);
+      expect(new Set(all)).toEqual(new Set(emails));
+    });
+
+    it('Only this group: the rounds together hold every row of that group exactly once', async () => {
+      const rounds = await readAll({ group: 'invalid', per_page: 1000 });
+      const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
+      const expected = emails.filter((e) => e.startsWith('trap.') || e.startsWith('invalid.'));
+      expect(all.every((_, i) => rounds.flatMap((r) => r.bundles)[i]!.group === 'invalid')).toBe(true);
+      expect(all).toHaveLength(expected.length);
+      expect(new Set(all)).toEqual(new Set(expected));
+    });
   });
 
   it('Check a Bulk Job reads again while the job runs, stops when it has stopped, and always returns inside 40 s', async () => {

@@ -6,7 +6,9 @@
  *   - templates: "{{expr}}" (the raw value) and text with several {{expr}} parts (joined as text);
  *   - literals: 'text', "text", numbers, true, false, null, emptyarray, emptystring;
  *   - paths: a.b.c and a[expr], from the variables the caller provides (an unknown root is an error);
- *   - the operators = and != (strict comparison), + on numbers, and parentheses;
+ *   - the operators = and != (strict comparison), <, <=, >, >= and + - * / on numbers only, and
+ *     parentheses (operators: https://www.make.com/en/help/functions/math-functions and the
+ *     comparison in Make's own pagination example, developers.make.com .../debugging-of-pagination-in-list-search-modules);
  *   - calls of the built-in functions listed in BUILTINS, and of nothing else.
  * Anything else throws, so a new construct in the app fails the tests until the evaluator learns it.
  * Each rule below that comes from Make cites the page it comes from.
@@ -50,10 +52,10 @@ function tokenize(src: string): Token[] {
       const m = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(src.slice(i))!;
       out.push({ kind: 'id', value: m[0] });
       i += m[0].length;
-    } else if (src.startsWith('!=', i)) {
-      out.push({ kind: 'op', value: '!=' });
+    } else if (src.startsWith('!=', i) || src.startsWith('<=', i) || src.startsWith('>=', i)) {
+      out.push({ kind: 'op', value: src.slice(i, i + 2) });
       i += 2;
-    } else if ('=.,()[]+'.includes(c)) {
+    } else if ('=.,()[]+-*/<>'.includes(c)) {
       out.push({ kind: 'op', value: c });
       i++;
     } else {
@@ -68,8 +70,12 @@ type Node =
   | { t: 'var'; name: string }
   | { t: 'member'; object: Node; key: Node; bracket: boolean }
   | { t: 'call'; name: string; args: Node[] }
-  | { t: 'cmp'; op: '=' | '!='; left: Node; right: Node }
-  | { t: 'add'; left: Node; right: Node };
+  | { t: 'cmp'; op: CmpOp; left: Node; right: Node }
+  | { t: 'arith'; op: ArithOp; left: Node; right: Node };
+
+type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+type ArithOp = '+' | '-' | '*' | '/';
+const CMP_OPS: readonly string[] = ['=', '!=', '<', '<=', '>', '>='];
 
 // Make's keywords for an empty array and an empty text (https://www.make.com/en/help/functions/general-functions, "Keywords").
 const KEYWORDS: Record<string, unknown> = {
@@ -91,18 +97,28 @@ function parse(src: string): Node {
   };
   function comparison(): Node {
     const left = additive();
-    if (isOp('=') || isOp('!=')) {
-      const op = peek()!.value as '=' | '!=';
+    const tok = peek();
+    if (tok?.kind === 'op' && CMP_OPS.includes(tok.value)) {
       pos++;
-      return { t: 'cmp', op, left, right: additive() };
+      return { t: 'cmp', op: tok.value as CmpOp, left, right: additive() };
     }
     return left;
   }
   function additive(): Node {
-    let node = postfix();
-    while (isOp('+')) {
+    let node = multiplicative();
+    while (isOp('+') || isOp('-')) {
+      const op = peek()!.value as ArithOp;
       pos++;
-      node = { t: 'add', left: node, right: postfix() };
+      node = { t: 'arith', op, left: node, right: multiplicative() };
+    }
+    return node;
+  }
+  function multiplicative(): Node {
+    let node = postfix();
+    while (isOp('*') || isOp('/')) {
+      const op = peek()!.value as ArithOp;
+      pos++;
+      node = { t: 'arith', op, left: node, right: postfix() };
     }
     return node;
   }
@@ -188,6 +204,11 @@ function needArray(v: unknown, fn: string): unknown[] {
   return v;
 }
 
+function needNumber(v: unknown, fn: string): number {
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new ImlError(`IML: ${fn}() needs numbers, got ${asText(v)}`);
+  return v;
+}
+
 /**
  * Make's built-in IML functions the app uses, each as Make documents it. Nothing else can be called:
  * custom IML functions "are not available by default" (https://developers.make.com/custom-apps-documentation/app-components/iml-functions),
@@ -240,6 +261,10 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
     const v = run(a!, scope);
     return typeof v === 'string' ? v.length : needArray(v, 'length').length;
   },
+  // min(values) and max(values); floor(number) (https://www.make.com/en/help/functions/math-functions).
+  min: (scope, args) => Math.min(...args.map((a) => needNumber(run(a, scope), 'min'))),
+  max: (scope, args) => Math.max(...args.map((a) => needNumber(run(a, scope), 'max'))),
+  floor: (scope, [a]) => Math.floor(needNumber(run(a!, scope), 'floor')),
   // encodeURL(text): encodes special characters, "/" included (https://www.make.com/en/help/functions/string-functions).
   encodeURL: (scope, [a]) => encodeURIComponent(asText(run(a!, scope))),
 };
@@ -269,16 +294,23 @@ function run(node: Node, scope: ImlScope, src = ''): unknown {
       return builtin(scope, node.args, src);
     }
     case 'cmp': {
-      const same = run(node.left, scope, src) === run(node.right, scope, src);
-      return node.op === '=' ? same : !same;
+      const a = run(node.left, scope, src);
+      const b = run(node.right, scope, src);
+      if (node.op === '=') return a === b;
+      if (node.op === '!=') return a !== b;
+      // Ordering only between numbers: the harness does not guess how Make orders text or dates.
+      if (typeof a !== 'number' || typeof b !== 'number')
+        throw new ImlError(`IML: ${node.op} needs two numbers (in ${src})`);
+      return node.op === '<' ? a < b : node.op === '<=' ? a <= b : node.op === '>' ? a > b : a >= b;
     }
-    case 'add': {
+    case 'arith': {
       // Only numbers: the harness does not guess how Make would add text or dates.
       const a = run(node.left, scope, src);
       const b = run(node.right, scope, src);
       if (typeof a !== 'number' || typeof b !== 'number')
-        throw new ImlError(`IML: + needs two numbers (in ${src})`);
-      return a + b;
+        throw new ImlError(`IML: ${node.op} needs two numbers (in ${src})`);
+      if (node.op === '/' && b === 0) throw new ImlError(`IML: division by zero (in ${src})`);
+      return node.op === '+' ? a + b : node.op === '-' ? a - b : node.op === '*' ? a * b : a / b;
     }
   }
 }
@@ -332,7 +364,7 @@ export function referencesOf(expr: string): { variables: string[]; functions: st
     } else if (n.t === 'call') {
       functions.add(n.name);
       n.args.forEach(walk);
-    } else if (n.t === 'cmp' || n.t === 'add') {
+    } else if (n.t === 'cmp' || n.t === 'arith') {
       walk(n.left);
       walk(n.right);
     }

@@ -31,14 +31,14 @@ export const RULES = {
       'sources.json#repeat in Make\'s VS Code extension ("a predefined delay in milliseconds", "bounded by the repeat.limit") with the module timeout above',
   },
   paginationItems: {
-    text: 'pagination stops at 3,200 items',
+    text: 'pagination stops at 3,200 records read in one module run (the harness counts records read, filtered or not)',
     source:
-      'https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules ("a 3200 pagination limit")',
+      'https://developers.make.com/custom-apps-documentation/component-blocks/api/pagination and Make\'s limits table (Max Request Count 100, Max Pagination Request Count 50, Max Past Record 3200: https://community.make.com/t/i-want-to-use-make-to-update-5000-records-of-data-make-reads-only-3200-records/45057); https://developers.make.com/custom-apps-documentation/best-practices/trigger-modules ("a 3200 pagination limit")',
   },
   paginationRequests: {
-    text: 'a module run makes at most 50 requests (the harness bound: Make documents only the 3,200-item limit)',
+    text: 'a module run makes at most 50 requests in all (Make allows 100 requests, 50 of them pagination requests; the harness counts the first page too, so it is stricter)',
     source:
-      'harness bound, stricter than https://developers.make.com/custom-apps-documentation/component-blocks/api/pagination',
+      'https://developers.make.com/custom-apps-documentation/component-blocks/api/pagination; the limits table above (Max Request Count 100, Max Pagination Request Count 50)',
   },
   paginationNeedsLimit: {
     text: 'a paginating module stops on its limit',

@@ -623,6 +623,7 @@ async function runDirective(
   const bundles: unknown[] = [];
   const candidates: Candidate[] = [];
   let page = 1;
+  let itemsRead = 0;
   let currentQs = qs;
   let metadata: string | undefined;
   const send = async (): Promise<Answer> => {
@@ -666,6 +667,7 @@ async function runDirective(
       const items = evaluate(it.container, pick(rvars, resScope));
       if (!Array.isArray(items))
         throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
+      itemsRead += items.length;
       for (const item of items) {
         const iscope = pick(rvars, resScope, { item });
         if (it.condition !== undefined && evaluate(it.condition, iscope) !== true) continue;
@@ -705,7 +707,8 @@ async function runDirective(
     page += 1;
     const pvars = pick({ ...rvars, pagination: { page } }, 'pagination');
     if (d.pagination.condition !== undefined && evaluate(d.pagination.condition, pvars) !== true) break;
-    if (bundles.length + candidates.length >= PAGINATION_ITEM_LIMIT) {
+    // Records read count, not only bundles emitted: a filtered run reads more than it returns.
+    if (itemsRead >= PAGINATION_ITEM_LIMIT) {
       throw new MakeRuleError('paginationItems', `the module would read past ${PAGINATION_ITEM_LIMIT} items`);
     }
     const nextQs = (evaluate(d.pagination.qs ?? {}, pvars) as Record<string, unknown>) ?? {};
