@@ -434,6 +434,63 @@ describe('Bulk Job > Submit', () => {
 		expect(minutes).toBeLessThanOrEqual(30);
 	});
 
+	it('does not pause when the job finished before the execution could wait: outputs its rows at once', async () => {
+		// A service that finishes a job the moment it is submitted: its one call to the resume URL comes
+		// while this execution is still running, and n8n refuses that call.
+		const instant = await startSandbox({
+			port: 0,
+			timeScale: 0.001,
+			queueDelayMs: 0,
+			rowsPerSecond: 1_000_000,
+			allowInsecureWebhooks: true,
+		});
+		try {
+			const { output, harness } = await run(
+				{
+					resource: 'bulkJob',
+					operation: 'submit',
+					emailSource: 'list',
+					emails: 'valid.i1@example.com\nfull.i2@example.com',
+					waitForCompletion: true,
+					waitMethod: 'webhook',
+					timeoutMinutes: 30,
+					pollIntervalSeconds: 10,
+					waitOutput: 'results',
+					resultOptions: { sheetFields: true },
+					options: {},
+				},
+				undefined,
+				{
+					resumeUrl: `${instant.origin.replace('127.0.0.1', 'localhost')}/webhook-waiting/7`,
+					credentials: {
+						apiKey: instant.apiKey,
+						baseUrl: instant.baseUrl,
+						webhookSecret: instant.webhookSecret,
+					},
+				},
+			);
+			expect(harness.waits).toHaveLength(0);
+			expect(jsonOf(output)).toEqual([
+				{
+					email: 'valid.i1@example.com',
+					category: 'Valid',
+					group: 'safe_to_send',
+					safe_to_send: true,
+					reason: expect.any(String),
+				},
+				{
+					email: 'full.i2@example.com',
+					category: 'Inbox Full',
+					group: 'risky',
+					safe_to_send: false,
+					reason: expect.any(String),
+				},
+			]);
+		} finally {
+			await instant.close();
+		}
+	});
+
 	it('in automatic mode falls back to polling when the resume URL is not public', async () => {
 		const { output, harness } = await run(
 			{

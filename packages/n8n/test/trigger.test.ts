@@ -151,7 +151,13 @@ describe('with the sandbox', () => {
 	let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, timeScale: 0.01, allowInsecureWebhooks: true });
+		// Jobs stay queued for 200 ms of real time: Submit has paused before its job finishes.
+		sandbox = await startSandbox({
+			port: 0,
+			timeScale: 0.01,
+			queueDelayMs: 20_000,
+			allowInsecureWebhooks: true,
+		});
 		credentials = {
 			apiKey: sandbox.apiKey,
 			baseUrl: sandbox.baseUrl,
@@ -242,6 +248,27 @@ describe('with the sandbox', () => {
 			['valid.r1@example.com', 'Valid'],
 			['full.r2@example.com', 'Inbox Full'],
 		]);
+		// The delivery was answered before anything was read from the service, and n8n sends no second answer.
+		expect(resume.answered).toEqual({ status: 200, body: { received: true } });
+		expect(resume.requestsBeforeAnswer.count).toBe(0);
+		expect(resume.sent.length).toBeGreaterThan(0);
+		expect(resumed.noWebhookResponse).toBe(true);
+
+		// When reading the finished job fails after that answer, the error names the job and how to read it.
+		const unreachable = webhookContext({
+			params,
+			credentials: { ...credentials, baseUrl: 'http://127.0.0.1:9/api' },
+			delivery,
+			nodeType: 'n8n-nodes-evf.emailVerification',
+		});
+		const failure = action.webhook.call(unreachable.context);
+		await expect(failure).rejects.toThrow(
+			`Bulk job ${String(waiting.json.job_id)} finished, but reading it failed`,
+		);
+		await expect(failure).rejects.toMatchObject({
+			description: expect.stringContaining('Bulk Job > Get Results'),
+		});
+		expect(unreachable.answered.status).toBe(200);
 		const forged = webhookContext({
 			params,
 			credentials: { ...credentials, webhookSecret: 'whsec_someone_else' },

@@ -103,7 +103,15 @@ export const PANEL_CASES: PanelCase[] = [
 	{
 		title: 'Bulk Job > Get Results',
 		set: { resource: 'bulkJob', operation: 'getResults' },
-		visible: ['Resource', 'Operation', 'Job', 'Return All', 'Groups', 'Simplify'],
+		visible: [
+			'Resource',
+			'Operation',
+			'Job',
+			'Return All',
+			'Groups',
+			'Simplify',
+			'Only Sheet Fields',
+		],
 	},
 	{
 		title: 'Bulk Job > Wait for Completion, automatic',

@@ -173,6 +173,8 @@ export interface IncomingDelivery {
 export interface WebhookHarness extends Harness<IWebhookFunctions> {
 	/** What the node answered itself (status and JSON) when it took over the response. */
 	answered: { status?: number; body?: unknown };
+	/** How many requests to the service the node had made when it answered. */
+	requestsBeforeAnswer: { count?: number };
 	staticData: IDataObject;
 }
 
@@ -187,6 +189,7 @@ export function webhookContext(
 	const node = testNode(options.nodeType ?? 'n8n-nodes-evf.emailVerificationTrigger');
 	const sent: Harness<unknown>['sent'] = [];
 	const answered: WebhookHarness['answered'] = {};
+	const requestsBeforeAnswer: WebhookHarness['requestsBeforeAnswer'] = {};
 	const staticData = options.staticData ?? {};
 	const workflowId = options.workflowId ?? crypto.randomUUID();
 	const read = paramReader(options);
@@ -201,6 +204,7 @@ export function webhookContext(
 		},
 		json(body: unknown) {
 			answered.body = body;
+			requestsBeforeAnswer.count = sent.length;
 			return response;
 		},
 	};
@@ -220,7 +224,15 @@ export function webhookContext(
 		options.credentials,
 		sent,
 	);
-	return { context, waits: [], sent, abort: new AbortController(), answered, staticData };
+	return {
+		context,
+		waits: [],
+		sent,
+		abort: new AbortController(),
+		answered,
+		requestsBeforeAnswer,
+		staticData,
+	};
 }
 
 export function pollContext(

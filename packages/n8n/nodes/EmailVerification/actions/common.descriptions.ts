@@ -54,6 +54,15 @@ export const simplifyOption: INodeProperties = {
 		'Whether to return only email, category, group, safe_to_send, status, score and reason instead of every field',
 };
 
+export const sheetFieldsOption: INodeProperties = {
+	displayName: 'Only Sheet Fields',
+	name: 'sheetFields',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to return only email, category, group, safe_to_send and reason: what a sheet needs, and the least memory for large jobs (n8n on a small container). Overrides Simplify.',
+};
+
 /**
  * Wait settings shared by Submit (when it waits) and Wait for Completion. `forExistingJob` is Wait for
  * Completion: the job was submitted before this node, so a webhook wait only works when that submission

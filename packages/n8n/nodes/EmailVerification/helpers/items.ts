@@ -24,6 +24,7 @@ export function readField(json: IDataObject, path: string): unknown {
 	return value;
 }
 
+/** Simplify's fields. */
 export const SIMPLE_RESULT_FIELDS = [
 	'email',
 	'category',
@@ -34,9 +35,19 @@ export const SIMPLE_RESULT_FIELDS = [
 	'reason',
 ] as const;
 
-export function simplify(row: IDataObject): IDataObject {
+/** What a sheet needs from a result row: the smallest output, for large jobs on small containers. */
+export const SHEET_RESULT_FIELDS = [
+	'email',
+	'category',
+	'group',
+	'safe_to_send',
+	'reason',
+] as const;
+
+/** A row with only the named fields (those it has). */
+export function pickFields(row: IDataObject, keys: readonly string[]): IDataObject {
 	const out: IDataObject = {};
-	for (const key of SIMPLE_RESULT_FIELDS) if (row[key] !== undefined) out[key] = row[key];
+	for (const key of keys) if (row[key] !== undefined) out[key] = row[key];
 	return out;
 }
 

@@ -23,7 +23,7 @@ import {
 	type Job,
 } from '@evf/client';
 import { toNodeError } from './errors';
-import { itemFor, simplify } from './items';
+import { itemFor, pickFields, SHEET_RESULT_FIELDS, SIMPLE_RESULT_FIELDS } from './items';
 import { createClient, getCredentialsOf, signingSecrets } from '../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
@@ -38,6 +38,8 @@ export interface WaitSettings {
 export interface RowOptions {
 	groups: string[];
 	simplify: boolean;
+	/** Only the fields a sheet needs (email, category, group, safe_to_send, reason): the least memory. */
+	sheetFields?: boolean;
 	/** Stop after this many output rows (after the group filter). */
 	limit?: number;
 }
@@ -89,8 +91,16 @@ export function readWaitSettings(read: ParameterReader): WaitSettings {
 }
 
 export function readRowOptions(read: ParameterReader): RowOptions {
-	const options = read('resultOptions', {}) as { groups?: string[]; simplify?: boolean };
-	return { groups: options.groups ?? [], simplify: options.simplify ?? false };
+	const options = read('resultOptions', {}) as {
+		groups?: string[];
+		simplify?: boolean;
+		sheetFields?: boolean;
+	};
+	return {
+		groups: options.groups ?? [],
+		simplify: options.simplify ?? false,
+		sheetFields: options.sheetFields ?? false,
+	};
 }
 
 /**
@@ -113,7 +123,12 @@ export async function appendResultRows(
 		signal,
 	})) {
 		const full = withCategory(row) as unknown as IDataObject;
-		out.push(itemFor(options.simplify ? simplify(full) : { job_id: jobId, ...full }, pairing));
+		const json = options.sheetFields
+			? pickFields(full, SHEET_RESULT_FIELDS)
+			: options.simplify
+				? pickFields(full, SIMPLE_RESULT_FIELDS)
+				: { job_id: jobId, ...full };
+		out.push(itemFor(json, pairing));
 		added++;
 	}
 	return added;
@@ -162,6 +177,20 @@ export async function usableResumeUrl(
 	});
 }
 
+/** A stopped job as output: its summary, or its rows. */
+export async function outputStoppedJob(
+	client: EmailVerificationClient,
+	job: Job,
+	settings: WaitSettings,
+	rows: RowOptions,
+	pairing: number | readonly number[],
+	out: INodeExecutionData[],
+	signal?: AbortSignal,
+): Promise<void> {
+	if (settings.output === 'job') out.push(jobItem(job, pairing));
+	else await appendResultRows(client, job.job_id, rows, pairing, out, signal);
+}
+
 /** Polls each job until it stops, then outputs its summary or its rows. */
 export async function pollAndOutput(
 	context: IExecuteFunctions,
@@ -179,15 +208,17 @@ export async function pollAndOutput(
 			timeoutMs: settings.timeoutMs,
 			signal,
 		});
-		if (settings.output === 'job') out.push(jobItem(job, pairing));
-		else await appendResultRows(client, jobId, rows, pairing, out, signal);
+		await outputStoppedJob(client, job, settings, rows, pairing, out, signal);
 	}
 	return out;
 }
 
 /**
  * Called by n8n when the service posts to this execution's resume URL. A delivery that fails the
- * signature or timestamp check gets 401 and the execution keeps waiting.
+ * signature or timestamp check gets 401 and the execution keeps waiting. A signed one is answered at
+ * once, before the job or its rows are read: the service counts a delivery as failed after 10 s and
+ * sends it again, and the answer must not depend on the size of the job. n8n resumes the execution
+ * with what this returns, after the answer went out.
  */
 export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
@@ -206,11 +237,31 @@ export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhook
 		response.status(401).json({ error: 'invalid_signature', code: error.code });
 		return { noWebhookResponse: true };
 	}
+	response.status(200).json({ received: true });
 	const read: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
 	const settings = readWaitSettings(read);
-	const client = await createClient(this);
 	const items: INodeExecutionData[] = [];
-	if (settings.output === 'job') items.push(jobItem(await client.getJob(jobId), 0));
-	else await appendResultRows(client, jobId, readRowOptions(read), 0, items);
-	return { workflowData: [items] };
+	try {
+		const client = await createClient(this);
+		if (settings.output === 'job') items.push(jobItem(await client.getJob(jobId), 0));
+		else await appendResultRows(client, jobId, readRowOptions(read), 0, items);
+	} catch (error) {
+		throw failureAfterCompletion(this.getNode(), error, jobId);
+	}
+	return { workflowData: [items], noWebhookResponse: true };
+}
+
+/**
+ * Reading a finished job failed after its delivery was acknowledged: the service will not call again,
+ * so the error names the job and how to read it.
+ */
+function failureAfterCompletion(node: INode, error: unknown, jobId: string): Error {
+	const cause = toNodeError(node, error);
+	return new NodeOperationError(
+		node,
+		`Bulk job ${jobId} finished, but reading it failed: ${cause.message}`,
+		{
+			description: `The job is finished and charged. Read it with Bulk Job > Get Results and the job ID ${jobId}; do not submit the list again.`,
+		},
+	);
 }

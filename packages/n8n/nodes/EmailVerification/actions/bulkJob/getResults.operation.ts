@@ -1,7 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { EmailVerificationClient } from '@evf/client';
-import { groupFilter, jobIdLocator, limitOption, simplifyOption } from '../common.descriptions';
+import {
+	groupFilter,
+	jobIdLocator,
+	limitOption,
+	sheetFieldsOption,
+	simplifyOption,
+} from '../common.descriptions';
 import { appendResultRows } from '../../helpers/waiting';
 
 const properties: INodeProperties[] = [
@@ -16,6 +22,7 @@ const properties: INodeProperties[] = [
 	{ ...limitOption },
 	{ ...groupFilter },
 	{ ...simplifyOption },
+	{ ...sheetFieldsOption },
 ];
 
 export const description = updateDisplayOptions(
@@ -33,11 +40,12 @@ export async function execute(
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex) as number);
 	const groups = this.getNodeParameter('groups', itemIndex, []) as string[];
 	const simplify = this.getNodeParameter('simplify', itemIndex, false) as boolean;
+	const sheetFields = this.getNodeParameter('sheetFields', itemIndex, false) as boolean;
 	const out: INodeExecutionData[] = [];
 	await appendResultRows(
 		client,
 		jobId,
-		{ groups, simplify, limit },
+		{ groups, simplify, sheetFields, limit },
 		itemIndex,
 		out,
 		this.getExecutionCancelSignal(),

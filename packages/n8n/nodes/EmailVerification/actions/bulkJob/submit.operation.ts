@@ -6,14 +6,21 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
+	isJobStopped,
 	summarizePreflight,
 	type EmailVerificationClient,
 	type ListSubmission,
 	type Priority,
 } from '@evf/client';
-import { groupFilter, simplifyOption, waitProperties } from '../common.descriptions';
+import {
+	groupFilter,
+	sheetFieldsOption,
+	simplifyOption,
+	waitProperties,
+} from '../common.descriptions';
 import { itemFor, readField } from '../../helpers/items';
 import {
+	outputStoppedJob,
 	pollAndOutput,
 	readRowOptions,
 	readWaitSettings,
@@ -82,7 +89,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { waitForCompletion: [true], waitOutput: ['results'] } },
-		options: [groupFilter, simplifyOption],
+		options: [groupFilter, simplifyOption, sheetFieldsOption],
 	},
 	{
 		displayName: 'Options',
@@ -209,6 +216,16 @@ async function submitOne(
 	for (const job of submission.jobs) submitted.push(job.job_id);
 	if (!settings) return submissionItems(submission, pairing);
 	if (resumeUrl) {
+		// A job that finished already called the resume URL while this execution was still running, and
+		// n8n refused that call: answer now, or the execution would wait for the service's retry.
+		const [onlyJob] = submission.jobs;
+		// A failed check is no reason to fail the step: the job still calls back, and the wait gets it.
+		const job = await client.getJob(onlyJob.job_id, { signal }).catch(() => undefined);
+		if (job && isJobStopped(job)) {
+			const out: INodeExecutionData[] = [];
+			await outputStoppedJob(client, job, settings, readRowOptions(read), pairing, out, signal);
+			return out;
+		}
 		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
 		await context.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
 		return submissionItems(submission, pairing, 'webhook');

@@ -6,11 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { isJobStopped, type EmailVerificationClient } from '@evf/client';
-import { groupFilter, jobIdLocator, simplifyOption, waitProperties } from '../common.descriptions';
+import {
+	groupFilter,
+	jobIdLocator,
+	sheetFieldsOption,
+	simplifyOption,
+	waitProperties,
+} from '../common.descriptions';
 import { forEachItem, itemFor } from '../../helpers/items';
 import {
-	appendResultRows,
-	jobItem,
+	outputStoppedJob,
 	pollAndOutput,
 	readRowOptions,
 	readWaitSettings,
@@ -39,7 +44,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { waitOutput: ['results'] } },
-		options: [groupFilter, simplifyOption],
+		options: [groupFilter, simplifyOption, sheetFieldsOption],
 	},
 ];
 
@@ -70,9 +75,8 @@ export async function execute(
 		// A job that already stopped will not call back again: answer now instead of pausing.
 		const job = await client.getJob(jobIds[0], { signal });
 		if (isJobStopped(job)) {
-			if (settings.output === 'job') return [jobItem(job, 0)];
 			const out: INodeExecutionData[] = [];
-			await appendResultRows(client, job.job_id, rows, 0, out, signal);
+			await outputStoppedJob(client, job, settings, rows, 0, out, signal);
 			return out;
 		}
 		await this.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
