@@ -236,6 +236,7 @@ describe.each(runner.matrixVersions())(
 			it('imported every example workflow (n8n import:workflow accepted them)', () => {
 				expect(exampleFiles.sort()).toEqual([
 					'ai-agent-email-tool.json',
+					'file-bulk-verify-write-back.json',
 					'google-sheets-bulk-verify.json',
 					'sample-rows-bulk-verify.json',
 					'trigger-results-crm-update.json',

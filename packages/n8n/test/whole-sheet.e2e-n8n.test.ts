@@ -1,0 +1,229 @@
+/**
+ * The whole-sheet flow a user imports (`examples/file-bulk-verify-write-back.json`), as shipped, in real
+ * n8n with the package installed from its tarball, against the sandbox on loopback, for each n8n version
+ * of the run:
+ * - a 50,000-row CSV export becomes one bulk job in one n8n execution (counted in n8n's database), and
+ *   every row comes back in the same file beside its own columns: each distinct address charged once
+ *   and answered once, duplicates with their first copy's answer, malformed rows never sent, every
+ *   group's count equal to the job's;
+ * - an XLSX list whose job fails part way gets the rows verified so far written and the rest marked
+ *   not_verified; the next run sends only those open rows (nothing verified is sent twice), and a run
+ *   on a finished file sends nothing at all.
+ * Run by `npm run test:e2e` in packages/n8n (the root jest config leaves *.e2e-n8n.test.ts out).
+ */
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { createClient } from '@evf/client/node';
+import * as runner from './harness/n8n-runner';
+import {
+	RESULT_COLUMNS,
+	expected,
+	jobsAsked,
+	leads,
+	prepareFlow,
+	readBack,
+	submissions,
+	writeLeads,
+	type Flow,
+	type Lead,
+} from './support/whole-sheet';
+
+jest.setTimeout(30 * 60_000);
+
+const ROWS = 50_000;
+
+let tarball: string;
+beforeAll(() => {
+	tarball = runner.packTarball();
+});
+afterAll(() => runner.discardTarball());
+
+function ok(result: runner.CliResult): void {
+	if (result.code !== 0) {
+		throw new Error(
+			`n8n execute exited ${result.code}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
+	}
+}
+
+function tally(rows: readonly Lead[], column: string): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const row of rows) out[row[column]] = (out[row[column]] ?? 0) + 1;
+	return out;
+}
+
+describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped', (version) => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		await runner.ensureN8n(version);
+		sandbox = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 200_000 });
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	describe(`a ${ROWS.toLocaleString('en')}-row CSV export`, () => {
+		let flow: Flow;
+		const rows = leads(ROWS);
+		const want = expected(rows);
+		let back: Lead[];
+		const before = { requests: 0, charged: 0, refunded: 0 };
+
+		beforeAll(async () => {
+			flow = await prepareFlow({ version, sandbox, tarball, file: 'leads.csv' });
+			writeLeads(`${flow.files}/leads.csv`, rows, version);
+			before.requests = sandbox.requests.length;
+			Object.assign(before, {
+				charged: sandbox.ledger().charged,
+				refunded: sandbox.ledger().refunded,
+			});
+			ok(await flow.run());
+			back = readBack(`${flow.files}/leads.csv`, version);
+		});
+		afterAll(() => flow?.remove());
+
+		it('ran as one execution that submitted one job', () => {
+			expect(flow.executions()).toEqual({ 'cli success': 1 });
+			expect(submissions(sandbox, before.requests)).toBe(1);
+		});
+
+		it("wrote every row back in its place, beside its own columns, with the flow's five columns", () => {
+			expect(back).toHaveLength(ROWS);
+			expect(Object.keys(back[0])).toEqual(['Name', 'Email', 'Company', ...RESULT_COLUMNS]);
+			const moved = back.filter(
+				(row, i) =>
+					row.Name !== rows[i].Name ||
+					row.Email !== rows[i].Email ||
+					row.Company !== rows[i].Company,
+			);
+			expect(moved).toEqual([]);
+		});
+
+		it('charged each distinct address once and answered every row with the sandbox answer for it', () => {
+			const ledger = sandbox.ledger();
+			expect(ledger.charged - before.charged).toBe(want.unique.size);
+			const wrong = back
+				.map((row, i) => ({ row, want: want.rows[i], line: i + 2 }))
+				.filter(
+					({ row, want: w }) =>
+						row.Verification !== w.verification ||
+						(w.verification === 'skipped'
+							? !row.Reason.startsWith('Not sent (not charged): malformed address')
+							: row.Category !== w.category ||
+								row.Group !== w.group ||
+								row['Safe to Send'] !== (w.group === 'safe_to_send' ? 'TRUE' : 'FALSE')),
+				);
+			expect(wrong.slice(0, 5)).toEqual([]);
+			// Every paid address is answered by exactly one 'verified' row: none lost, none twice.
+			const verified = back.filter((row) => row.Verification === 'verified');
+			expect(verified).toHaveLength(want.unique.size);
+			expect(new Set(verified.map((row) => row.Email.toLowerCase()))).toEqual(want.unique);
+		});
+
+		it("holds each group's rows exactly as the job counted them, and the refund of unknowns", async () => {
+			const [jobId] = jobsAsked(sandbox, before.requests);
+			const job = sandbox.job(jobId)!;
+			expect(job.status).toBe('completed');
+			const verified = back.filter((row) => row.Verification === 'verified');
+			expect(tally(verified, 'Group')).toEqual(job.buckets);
+			expect(tally(verified, 'Group')).toEqual(want.groups);
+			const unknowns = verified.filter((row) => row.Category.startsWith('Unknown')).length;
+			expect(unknowns).toBeGreaterThan(0);
+			expect(sandbox.ledger().refunded - before.refunded).toBe(unknowns);
+			// Duplicates carry their first copy's answer; malformed rows were never sent.
+			expect(tally(back, 'Verification')).toEqual({
+				verified: want.unique.size,
+				duplicate: want.rows.filter((r) => r.verification === 'duplicate').length,
+				skipped: want.rows.filter((r) => r.verification === 'skipped').length,
+			});
+		});
+	});
+
+	describe('an XLSX list whose job fails part way, then run again', () => {
+		const ROWS_SMALL = 3_000;
+		const FAIL_AFTER = 1_200;
+		let flow: Flow;
+		const rows = leads(ROWS_SMALL, 'x');
+		const want = expected(rows);
+		const file = () => `${flow.files}/leads.xlsx`;
+		let first: Lead[];
+		let firstJob: string;
+		let openAfterFirst: Set<string>;
+
+		beforeAll(async () => {
+			flow = await prepareFlow({ version, sandbox, tarball, file: 'leads.xlsx' });
+			writeLeads(file(), rows, version);
+			const from = sandbox.requests.length;
+			sandbox.faults.failJob(undefined, {
+				afterRows: FAIL_AFTER,
+				error: 'mail servers unreachable',
+			});
+			ok(await flow.run());
+			first = readBack(file(), version);
+			[firstJob] = jobsAsked(sandbox, from);
+			openAfterFirst = new Set(
+				first
+					.filter((row) => row.Verification === 'not_verified')
+					.map((r) => r.Email.toLowerCase()),
+			);
+		});
+		afterAll(() => flow?.remove());
+
+		it('writes the rows verified before the failure and marks every other sent row not_verified, with the reason', () => {
+			expect(sandbox.job(firstJob)).toMatchObject({ status: 'failed', processed: FAIL_AFTER });
+			expect(first).toHaveLength(ROWS_SMALL);
+			const verified = first.filter((row) => row.Verification === 'verified');
+			expect(verified).toHaveLength(FAIL_AFTER);
+			const open = first.filter((row) => row.Verification === 'not_verified');
+			expect(open.length).toBeGreaterThan(0);
+			for (const row of open) {
+				expect(row).toMatchObject({ Category: '', Group: '', 'Safe to Send': '' });
+				expect(row.Reason).toContain(`job ${firstJob} failed: mail servers unreachable`);
+			}
+			// Every row is accounted for: answered, a duplicate, skipped as malformed, or open.
+			const counted = tally(first, 'Verification');
+			expect(
+				(counted.verified ?? 0) +
+					(counted.duplicate ?? 0) +
+					(counted.skipped ?? 0) +
+					(counted.not_verified ?? 0),
+			).toBe(ROWS_SMALL);
+			expect(counted.skipped).toBe(want.rows.filter((r) => r.verification === 'skipped').length);
+		});
+
+		it('the next run sends only the open rows, none already verified, and completes the file', async () => {
+			const from = sandbox.requests.length;
+			ok(await flow.run());
+			expect(submissions(sandbox, from)).toBe(1);
+			const [secondJob] = jobsAsked(sandbox, from);
+			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+			const sent = new Set<string>();
+			for await (const row of client.results(secondJob)) sent.add(row.email.toLowerCase());
+			expect(sent).toEqual(openAfterFirst);
+			const again = readBack(file(), version);
+			// The first run's answers stay as they were; every open row now has its own.
+			expect(again.filter((_, i) => first[i].Verification !== 'not_verified')).toEqual(
+				first.filter((row) => row.Verification !== 'not_verified'),
+			);
+			expect(again.filter((row) => row.Verification === 'not_verified')).toEqual([]);
+			expect(tally(again, 'Verification')).toEqual({
+				verified: want.unique.size,
+				duplicate: want.rows.filter((r) => r.verification === 'duplicate').length,
+				skipped: want.rows.filter((r) => r.verification === 'skipped').length,
+			});
+			const wrong = again.filter(
+				(row, i) =>
+					want.rows[i].verification !== 'skipped' && row.Category !== want.rows[i].category,
+			);
+			expect(wrong.slice(0, 5)).toEqual([]);
+		});
+
+		it('a run on a finished file sends nothing and leaves the file as it is', async () => {
+			const before = readBack(file(), version);
+			const from = sandbox.requests.length;
+			ok(await flow.run());
+			expect(sandbox.requests.slice(from)).toEqual([]);
+			expect(readBack(file(), version)).toEqual(before);
+			expect(flow.executions()).toEqual({ 'cli success': 3 });
+		});
+	});
+});
