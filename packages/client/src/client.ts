@@ -31,6 +31,7 @@ import {
 } from './validation/params';
 import { assertWebhookUrlPolicy, type WebhookUrlPolicy } from './validation/webhook-url';
 import { isLoopbackUrl } from './validation/ip';
+import { assertBaseUrl } from './adapter-kit/base-url';
 import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
 import { readResultsWindow, type ResultsWindow, type ResultsWindowOptions } from './results-window';
@@ -89,32 +90,6 @@ const VERIFY_SINGLE_TIMEOUT_MS = LIMITS.singleVerificationWaitMs + 5_000;
  * lives in its own module (bulk.ts, core/pagination.ts, core/waiting.ts). Requests, retries and error
  * mapping are core/http.ts's; rules are validation/*'s.
  */
-
-/**
- * The service's base URL is never guessed: a key sent to the wrong place is a leaked key. It must be
- * https, except on loopback (the local sandbox), so the key never crosses a network in clear text.
- */
-function assertBaseUrl(baseUrl: unknown): asserts baseUrl is string {
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
-    throw new InputError('baseUrl', 'required', "No base URL was given: set it to the service's API address, which ends in /api.");
-  }
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InputError('baseUrl', 'syntax', `The base URL "${baseUrl.slice(0, 200)}" is not a URL: it must look like https://<host>/api.`);
-  }
-  if (url.username || url.password) {
-    throw new InputError('baseUrl', 'credentials', 'The base URL must not contain a user name or password; the API key is sent in its own header.');
-  }
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopbackUrl(baseUrl)) return;
-  throw new InputError(
-    'baseUrl',
-    'https',
-    `The base URL must start with https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1, ::1 or localhost), so the API key never travels in clear text; got "${url.protocol}//${url.host}".`,
-  );
-}
 
 export class EmailVerificationClient {
   private readonly http: HttpCore;

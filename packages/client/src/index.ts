@@ -51,6 +51,15 @@ export type { WebhookDelivery } from './webhooks/sign';
 
 // For platform transports and runtimes.
 export type { Runtime } from './core/runtime';
-export { TransportError, lowerCaseHeaders } from './core/transport';
+export { TransportError } from './core/transport';
 export type { Transport, TransportRequest, TransportResponse, HttpMethod, TransportFailure } from './core/transport';
 export { parseRetryHeader } from './core/retry';
+
+// The adapter kit: what every platform adapter needs from the client instead of a copy of its own.
+export { classifyTransportFailure, transportFailure, failureContextOf } from './adapter-kit/transport-failure';
+export type { FailureContext, FailureVerdict } from './adapter-kit/transport-failure';
+export { baseUrlProblem, assertBaseUrl } from './adapter-kit/base-url';
+export type { BaseUrlProblem, BaseUrlRule, BaseUrlPolicy } from './adapter-kit/base-url';
+export { lowerCaseHeaders } from './adapter-kit/headers';
+export type { HeaderSource } from './adapter-kit/headers';
+export { errorStatus, errorReason, errorField } from './adapter-kit/error-details';

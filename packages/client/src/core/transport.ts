@@ -39,13 +39,3 @@ export class TransportError extends EvfError {
     this.sent = init.sent;
   }
 }
-
-export function lowerCaseHeaders(headers: Record<string, unknown> | undefined | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || v === null) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.map(String).join(', ') : String(v);
-  }
-  return out;
-}
