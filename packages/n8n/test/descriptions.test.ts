@@ -77,6 +77,38 @@ describe('the action node panel, for every resource, operation, wait method and 
 		}
 	});
 
+	it("gives an AI agent each operation's use, cost and input, not n8n's generic text (the tool description n8n builds)", () => {
+		const nodeType = new EmailVerification();
+		const resources = action.properties.find((p) => p.name === 'resource')!.options as Array<{
+			value: string;
+		}>;
+		const descriptions: string[] = [];
+		for (const { value: resource } of resources) {
+			const operations = action.properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+			)!.options as Array<{ value: string }>;
+			for (const { value: operation } of operations) {
+				const toolNode = {
+					id: 'tool',
+					name: 'Tool',
+					type: 'n8n-nodes-evf.emailVerificationTool',
+					typeVersion: 1,
+					position: [0, 0] as [number, number],
+					parameters: { resource, operation, descriptionType: 'auto' },
+				};
+				const text = NodeHelpers.getToolDescriptionForNode(toolNode, nodeType);
+				descriptions.push(text);
+				// What it costs, and what to pass where the operation needs an input.
+				expect(text).toMatch(/ for free | for 1 credit | cannot be undone /);
+				if (!['getMany', 'getAccount', 'getCredits', 'getSubscription'].includes(operation))
+					expect(text).toMatch(/ given (the|its) /);
+				expect(text.split(' ').length).toBeGreaterThan(8);
+			}
+		}
+		expect(descriptions).toHaveLength(10);
+		expect(new Set(descriptions).size).toBe(descriptions.length);
+	});
+
 	it('no text a user reads carries a raw expression, except where the user types one', () => {
 		const texts: string[] = [];
 		const walk = (props: INodeProperties[]) => {

@@ -316,7 +316,12 @@ function editorSuite(version: string): void {
 				expect(text).toContain('On bulk job finished');
 				expect(text).not.toMatch(/On new Email Verification event/i);
 				await creator.getByText(/^Actions \(\d+\)$/).click();
-				await creator.getByText('Verify an email address', { exact: true }).click();
+				await creator
+					.getByText(
+						'Verify one email address for 1 credit given the address and get its category and group and whether it is safe to send',
+						{ exact: true },
+					)
+					.click();
 				await ndv().waitFor();
 			},
 		);

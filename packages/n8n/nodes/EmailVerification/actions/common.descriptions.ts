@@ -26,7 +26,7 @@ export const jobIdLocator: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. job_8f2c1a',
-			hint: 'Map the job_id field of a submitted job',
+			hint: "Map the job_id field of a submitted job. For an AI agent, let the model fill it with $fromAI('job_id', 'The job ID that Submit or Get Many gave', 'string')",
 		},
 	],
 };

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Revoke',
 				value: 'revoke',
 				description: 'Revoke an API key of the account (for key rotation)',
-				action: 'Revoke an API key',
+				action: 'Revoke an API key given its key ID which cannot be undone',
 			},
 		],
 		default: 'revoke',

@@ -19,32 +19,33 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description: 'Get the status and counts of a job',
-				action: 'Get a bulk job',
+				action: 'Get the status and counts of a bulk job given its job ID for free',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'List recent jobs, newest first',
-				action: 'Get many bulk jobs',
+				action: 'Get many bulk jobs newest first with each job ID and status for free',
 			},
 			{
 				name: 'Get Results',
 				value: 'getResults',
 				description: 'Get the verified rows of a job, with category and group',
-				action: 'Get results of a bulk job',
+				action: 'Get the verified rows of a finished bulk job given its job ID for free',
 			},
 			{
 				name: 'Submit',
 				value: 'submit',
 				description:
 					'Verify a list in the background: all input items become one job (split above 50,000)',
-				action: 'Submit a bulk job',
+				action:
+					'Submit a list of email addresses as one bulk job given the addresses for 1 credit per unique address and get its job ID',
 			},
 			{
 				name: 'Wait for Completion',
 				value: 'waitForCompletion',
 				description: 'Wait until a job finishes, by webhook or by polling',
-				action: 'Wait for a bulk job to finish',
+				action: 'Wait for a bulk job to finish given its job ID and get its rows for free',
 			},
 		],
 		default: 'submit',

@@ -73,6 +73,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { emailSource: ['list'] } },
 		description:
 			'Addresses separated by new lines, commas or semicolons, or an expression that returns a list',
+		hint: "For an AI agent, let the model fill it with $fromAI('emails', 'The addresses to verify, one per line', 'string')",
 	},
 	{
 		displayName: 'Wait for Completion',

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 				name: 'Verify',
 				value: 'verify',
 				description: 'Verify one address now and get its category and group',
-				action: 'Verify an email address',
+				action:
+					'Verify one email address for 1 credit given the address and get its category and group and whether it is safe to send',
 			},
 		],
 		default: 'verify',

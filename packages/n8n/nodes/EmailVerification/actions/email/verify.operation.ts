@@ -18,6 +18,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'The address to verify (costs 1 credit)',
+		hint: "For an AI agent, let the model fill it with $fromAI('email', 'The email address to verify', 'string')",
 	},
 	{
 		displayName: 'Options',
