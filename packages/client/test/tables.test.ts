@@ -13,6 +13,7 @@ import {
   readXlsxFirstSheet,
   writeBackTable,
   writeDelimited,
+  listFingerprint,
   type Delimiter,
   type ResultRow,
 } from '../src/index';
@@ -210,7 +211,7 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
         const results = answered ? plan.preflight.unique.map((e) => row(e, 'valid')) : [];
         const back = writeBackTable(table, plan.preflight, results);
         const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
-        const dataOut = out.slice(1).filter((r) => !(r[0] === '' && r[1] === '' && r[6] === 'skipped' && r[5] === ''));
+        const dataOut = out.slice(1).filter((r) => !(r.slice(0, 2).every((c) => c.trim() === '') && r[6] === 'skipped' && r[5] === ''));
         const dataIn = table.rows.filter((r) => r.some((c) => c.trim() !== ''));
         expect(dataOut.map((r) => r.slice(0, 2))).toEqual(dataIn.map((r) => [r[0] ?? '', r[1] ?? '']));
         const c = back.counts;
@@ -220,5 +221,15 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('listFingerprint', () => {
+  it('names a list by its addresses (any order, any case) and its name, so a rerun finds the jobs it made', () => {
+    const a = listFingerprint(['a@x.com', 'B@y.com'], 'May');
+    expect(listFingerprint(['b@y.com', 'A@X.COM'], 'May')).toBe(a);
+    expect(listFingerprint(['a@x.com', 'B@y.com'], 'June')).not.toBe(a);
+    expect(listFingerprint(['a@x.com'], 'May')).not.toBe(a);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
   });
 });

@@ -6,6 +6,7 @@ import revokeKey from './creates/revoke-key';
 import submitBulk from './creates/submit-bulk';
 import verifyEmail from './creates/verify-email';
 import verifyListAndWait from './creates/verify-list-and-wait';
+import verifyFileAndWait from './creates/verify-file-and-wait';
 import findJob from './searches/find-job';
 import getResults from './searches/get-results';
 import jobFinished from './triggers/job-finished';
@@ -34,6 +35,7 @@ export default defineApp({
     [verifyEmail.key]: verifyEmail,
     [submitBulk.key]: submitBulk,
     [verifyListAndWait.key]: verifyListAndWait,
+    [verifyFileAndWait.key]: verifyFileAndWait,
     [revokeKey.key]: revokeKey,
     [getCredits.key]: getCredits,
   },

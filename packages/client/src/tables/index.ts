@@ -9,3 +9,4 @@ export { readXlsxFirstSheet } from './xlsx';
 export type { InflateRaw } from './xlsx';
 export { writeBackTable, rowNumberOf, RESULT_COLUMNS } from './write-back';
 export type { WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './write-back';
+export { listFingerprint } from './list-key';

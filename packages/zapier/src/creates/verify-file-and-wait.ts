@@ -1,0 +1,303 @@
+/**
+ * A whole sheet in one step: a CSV, TSV or XLSX file in, the same rows back in a results file with
+ * Category, Group, Safe to Send, Reason and Verification beside them. One task however many rows, where
+ * a step per row costs a task per row. Results leave the step as a file (z.stashFile), not as line
+ * items, so 50,000 rows stay far inside Zapier's output limits.
+ *
+ * Running the step again (a replay, or a rerun after a job failed part way) never submits an address
+ * twice: the jobs made for a list are remembered per connection (z.cache, keyed by the list and its
+ * name), their rows are read back, and only the addresses still without an answer are submitted.
+ */
+import {
+  countByGroup,
+  InputError,
+  isJobStopped,
+  listFingerprint,
+  planSubmission,
+  readTable,
+  SubmissionUncertainError,
+  verifyWebhook,
+  WebhookVerificationError,
+  withCategory,
+  writeBackTable,
+  writeDelimited,
+  type Job,
+  type ResultRow,
+  type TableList,
+} from '@evf/client';
+import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { clientFor, webhookSecrets } from '../client';
+import { STEP_BUDGET_MS } from '../config';
+import { mapErrors } from '../errors';
+import { optionalString } from '../fields/coerce';
+import { listInputFields } from '../fields/inputs';
+import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
+import { field, groupCountOutputFields } from '../fields/outputs';
+import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
+
+type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & { file?: unknown; column?: unknown };
+
+/** What the connection remembers about a list (z.cache, scope "auth": per connection). */
+interface RememberedList {
+  job_ids: string[];
+  /** Set while a submission is on the wire: if the step dies there, a job may exist that is not listed. */
+  submitting_since?: string;
+}
+
+/** What perform hands to performResume (Zapier keeps it as bundle.outputData while the Zap waits). */
+interface Waiting {
+  job_ids: string[];
+  list_key: string;
+  waiting_for_callback: true;
+}
+
+/** Zapier's callback URL stays valid for 30 days; the list's jobs are remembered as long. */
+const REMEMBER_SECONDS = 30 * 24 * 3600;
+/** Time kept back from the step's budget to write and stash the results file. */
+const STASH_RESERVE_MS = 4_000;
+/** Rows one list can have (one job: Zapier resumes a step once). */
+const MAX_ROWS_PER_LIST = 50_000;
+
+interface ZCache {
+  get(key: string, scope?: string[]): Promise<unknown>;
+  set(key: string, value: unknown, ttl?: number, scope?: string[]): Promise<unknown>;
+}
+/** core 19's z object has z.cache (src/tools/create-cache.js); its type definitions do not list it. */
+const cacheOf = (z: ZObject): ZCache => (z as ZObject & { cache: ZCache }).cache;
+const SCOPE = ['auth'];
+
+function remembered(value: unknown): RememberedList {
+  const v = (value ?? {}) as Partial<RememberedList>;
+  return { job_ids: Array.isArray(v.job_ids) ? v.job_ids.map(String) : [], submitting_since: v.submitting_since };
+}
+
+/** The table, and the plan pre-flight makes of it: the same scan at submission and when writing back. */
+function planOf(table: TableList, name: string | undefined) {
+  const plan = planSubmission(table.emails);
+  return { plan, key: `evf-list:${listFingerprint(plan.preflight.unique, name ?? '')}` };
+}
+
+async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number) {
+  const client = clientFor(z, bundle);
+  const rows: ResultRow[] = [];
+  const jobs: Job[] = [];
+  let readAll = true;
+  for (const id of jobIds) {
+    const window = await client.resultsWindow(id, { maxRows: MAX_ROWS_PER_LIST, deadline });
+    jobs.push({ ...window.job, status: window.status });
+    rows.push(...window.rows);
+    if (window.end !== 'complete') readAll = false;
+  }
+  return { rows, jobs, readAll };
+}
+
+/** The results file and the step's output, from the jobs made for this list so far. */
+async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], startedAt: number, notes: string[]) {
+  let file: TableFile | undefined;
+  let table: TableList | undefined;
+  try {
+    file = await downloadTableFile(z, bundle.inputData.file);
+    table = readTableFile(file, bundle.inputData.column);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    notes.push(`The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`);
+  }
+  const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, startedAt + STEP_BUDGET_MS - STASH_RESERVE_MS);
+  table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
+  const { plan } = planOf(table, optionalString(bundle.inputData.name));
+  const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
+  const notVerifiedReason = !readAll
+    ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
+    : failed.length
+      ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
+      : 'the service returned no answer for it';
+  const written = writeBackTable(table, plan.preflight, rows, { notVerifiedReason });
+  const c = written.counts;
+  const name = resultsFileName(file?.fileName ?? 'list.csv');
+  const url = await z.stashFile(written.text, Buffer.byteLength(written.text), name, 'text/csv');
+  if (c.notVerified) notes.push(`${c.notVerified} row(s) have no answer yet: ${notVerifiedReason}.`);
+  const last = jobs[jobs.length - 1];
+  return {
+    job_id: last?.job_id ?? '',
+    job_ids: jobIds,
+    job_status: last?.status ?? '',
+    job_failed: failed.length > 0,
+    complete: c.notVerified === 0,
+    results_file: url,
+    results_file_name: name,
+    column_used: table.column.name || table.column.letter,
+    rows: c.rows,
+    rows_verified: c.verified,
+    rows_duplicate: c.duplicates,
+    rows_skipped: c.skipped,
+    rows_not_verified: c.notVerified,
+    unique_count: plan.preflight.unique.length,
+    malformed_removed: plan.preflight.malformed.length,
+    counts: countByGroup(rows),
+    note: notes.join(' '),
+  };
+}
+
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
+  const startedAt = Date.now();
+  if (bundle.meta?.isLoadingSample) {
+    // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
+    return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
+  }
+  const input = bundle.inputData;
+  const table = readTableFile(await downloadTableFile(z, input.file), input.column);
+  const options = jobOptionsFromInput(input);
+  const { plan, key } = planOf(table, options.name);
+  const cache = cacheOf(z);
+  const earlier = remembered(await cache.get(key, SCOPE));
+  if (earlier.submitting_since) {
+    throw new z.errors.HaltedError(
+      `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, give it another List Name.`,
+    );
+  }
+  const client = clientFor(z, bundle);
+  const done = new Set<string>();
+  if (earlier.job_ids.length) {
+    for (const id of earlier.job_ids) {
+      const job = await client.getJob(id);
+      if (!isJobStopped(job)) {
+        throw new z.errors.HaltedError(
+          `This list was already submitted by an earlier run (job ${id}, ${job.status}, ${job.processed} of ${job.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
+        );
+      }
+    }
+    const read = await readRows(z, bundle, earlier.job_ids, startedAt + STEP_BUDGET_MS - STASH_RESERVE_MS);
+    for (const row of read.rows) done.add(row.email.toLowerCase());
+    if (!read.readAll) {
+      return finish(z, bundle, earlier.job_ids, startedAt, ['This list was submitted by an earlier run; nothing was submitted again.']);
+    }
+  }
+  const rest = plan.preflight.unique.filter((e) => !done.has(e.toLowerCase()));
+  if (rest.length === 0) {
+    return finish(z, bundle, earlier.job_ids, startedAt, ['Every address was verified by an earlier run of this step; nothing was submitted again.']);
+  }
+  // Zapier gives one callback URL per step, which resumes once: the list must fit one job.
+  const restPlan = await client.planList({ emails: rest, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1 });
+  await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
+  let jobIds: string[];
+  try {
+    const submission = await client.submitPlan(restPlan);
+    jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
+  } catch (error) {
+    // Refused before it could be charged: forget the attempt so the next run submits normally.
+    if (!(error instanceof SubmissionUncertainError)) await cache.set(key, { job_ids: earlier.job_ids }, REMEMBER_SECONDS, SCOPE);
+    throw error;
+  }
+  await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
+  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true };
+  return waiting;
+});
+
+/**
+ * Runs when the completion message reaches the callback URL. The message only says "look now": its
+ * signature is checked when a secret is set, and in every case the jobs are read with the key, so a
+ * message that cannot be verified (a rotated secret, a late delivery) still gets the paid rows back.
+ */
+const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
+  const startedAt = Date.now();
+  const waiting = bundle.outputData as Waiting;
+  const notes: string[] = [];
+  const secrets = webhookSecrets(bundle);
+  if (secrets.length) {
+    try {
+      const verified = verifyWebhook({ rawBody: bundle.rawRequest?.content ?? '', headers: bundle.rawRequest?.headers ?? {}, secrets });
+      if (!waiting.job_ids.includes(verified.jobId)) notes.push(`The completion message named job ${verified.jobId}; the list's own jobs were read instead.`);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      notes.push(`The completion message could not be verified (${error.message}); the jobs were read with the API key instead.`);
+    }
+  }
+  const client = clientFor(z, bundle);
+  for (const id of waiting.job_ids) {
+    const job = await client.getJob(id);
+    if (!isJobStopped(job)) {
+      throw new z.errors.Error(
+        `A completion message arrived, but job ${id} is still ${job.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
+        'webhook_job_not_finished',
+        409,
+      );
+    }
+  }
+  return finish(z, bundle, waiting.job_ids, startedAt, notes);
+});
+
+const sampleRows = [
+  withCategory({ email: 'ada@acme-corp.com', details: { primary_label: 'valid' as const, tags: [], label_reasons: [] } }),
+  withCategory({ email: 'info@acme-corp.com', details: { primary_label: 'valid' as const, tags: [{ label: 'role' as const, confidence: 0.9 }], label_reasons: [] } }),
+];
+
+const sample = {
+  job_id: 'job_8f2c1d9e',
+  job_ids: ['job_8f2c1d9e'],
+  job_status: 'completed',
+  job_failed: false,
+  complete: true,
+  results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
+  results_file_name: 'leads-verified.csv',
+  column_used: 'Email',
+  rows: 3,
+  rows_verified: 2,
+  rows_duplicate: 0,
+  rows_skipped: 1,
+  rows_not_verified: 0,
+  unique_count: 2,
+  malformed_removed: 1,
+  counts: countByGroup(sampleRows),
+  note: '',
+};
+
+export default defineCreate({
+  key: 'verify_file_and_wait',
+  noun: 'Verified File',
+  display: {
+    label: 'Verify File and Wait for Results File',
+    description: `Verifies every address in a CSV, TSV or XLSX file (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} unique addresses, one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each.`,
+  },
+  operation: {
+    inputFields: [
+      {
+        key: 'file',
+        label: 'Table File',
+        type: 'file',
+        required: true,
+        helpText:
+          'A CSV, TSV or XLSX file (first sheet) with a header row, e.g. from Google Drive, Dropbox or an email attachment. Files up to 100 MB. Malformed, empty and duplicate rows are reported in the results file and never charged.',
+      },
+      {
+        key: 'column',
+        label: 'Address Column',
+        type: 'string',
+        required: false,
+        helpText: 'The header of the column holding the addresses (e.g. `Email`), or its letter (e.g. `C`). Leave empty to use the column headed "Email", or else the one holding addresses.',
+      },
+      ...listInputFields.filter((f) => f.key !== 'emails' && f.key !== 'emails_text'),
+    ],
+    perform,
+    performResume,
+    sample,
+    outputFields: [
+      field('results_file', 'Results File (CSV)', 'file'),
+      field('results_file_name', 'Results File Name', 'string'),
+      field('complete', 'Every Row Answered', 'boolean'),
+      field('job_failed', 'Job Failed', 'boolean'),
+      field('job_id', 'Job ID', 'string'),
+      field('job_ids', 'Job IDs', 'string', { list: true }),
+      field('job_status', 'Job Status', 'string'),
+      field('column_used', 'Address Column Used', 'string'),
+      field('rows', 'Rows in the File', 'integer'),
+      field('rows_verified', 'Rows Verified', 'integer'),
+      field('rows_duplicate', 'Duplicate Rows (Verdict Copied, Charged Once)', 'integer'),
+      field('rows_skipped', 'Rows Skipped (Not Charged)', 'integer'),
+      field('rows_not_verified', 'Rows Without an Answer Yet', 'integer'),
+      field('unique_count', 'Unique Addresses', 'integer'),
+      field('malformed_removed', 'Malformed Addresses (Not Charged)', 'integer'),
+      ...groupCountOutputFields('counts__', 'Whole Job'),
+      field('note', 'Note', 'string'),
+    ],
+  },
+});

@@ -1,0 +1,186 @@
+/**
+ * The whole-sheet Zap (docs/whole-sheet.md) on 50,000 rows against the sandbox, step by step through
+ * zapier-platform-core's own handler: every paid row comes back exactly once in the sheet written back,
+ * for 2 tasks; a job that fails part way writes back the rows verified so far and marks the rest; a
+ * rerun submits only the rows still without an answer, and a further rerun submits nothing.
+ */
+import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { listFingerprint, planSubmission, readTable } from '@evf/client';
+import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
+import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
+import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
+import { makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+
+let sb: Sandbox;
+let receiver: RawReceiver;
+let files: ZapierFiles;
+const sideFor = (): ZapierSide => ({
+  files,
+  receiver,
+  authData: { api_key: sb.apiKey, webhook_secret: sb.webhookSecret },
+  zcache: {},
+});
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 100_000, allowInsecureWebhooks: true });
+  receiver = await startRawReceiver(() => 200, '/hooks/catch/sheet');
+  files = await startZapierFiles();
+});
+afterAll(async () => {
+  await files?.close();
+  await receiver?.close();
+  await sb?.close();
+});
+useBaseUrl(() => sb.baseUrl);
+
+/** The sandbox's answer by local-part prefix (its documented table), written out on its own. */
+const GROUP_BY_PREFIX: Record<string, string> = {
+  valid: 'safe_to_send',
+  catchall: 'risky',
+  unknown: 'risky',
+  notverified: 'risky',
+  info: 'risky',
+  full: 'risky',
+  invalid: 'invalid',
+  disabled: 'invalid',
+  temp: 'invalid',
+  trap: 'invalid',
+};
+const REFUNDED_PREFIXES = new Set(['unknown', 'notverified']);
+const prefixOf = (email: string): string => email.toLowerCase().split('.')[0]!;
+
+it('50,000 rows: every row written back once, in order, beside its own cells; every paid row answered; 2 tasks', async () => {
+  const file = makeSheetFile(50_000);
+  const side = sideFor();
+  const run = await runWholeSheetZap(sb, side, files.host('leads.csv', file.csv), { name: 'November leads' });
+  expect(run.error).toBeUndefined();
+  const out = run.output!;
+  expect(run.tasks).toBe(2);
+  expect(out).toMatchObject({
+    complete: true,
+    job_failed: false,
+    rows: 50_000,
+    rows_verified: file.unique,
+    rows_duplicate: file.duplicates,
+    rows_skipped: file.malformed + file.empty,
+    rows_not_verified: 0,
+    column_used: 'Email',
+    results_file_name: 'leads-verified.csv',
+  });
+
+  const input = readTable(file.csv).rows;
+  const sheet = run.sheet!;
+  expect(sheet[0]).toEqual(['First Name', 'Email', 'Company', 'Category', 'Group', 'Safe to Send', 'Reason', 'Verification']);
+  expect(sheet).toHaveLength(50_001);
+  // Checked row by row, with one assertion at the end (50,000 expect() calls would dominate the run).
+  const seen = new Map<string, number>();
+  const groups: Record<string, number> = { safe_to_send: 0, risky: 0, invalid: 0 };
+  const wrong: string[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const row = sheet[i + 1]!;
+    const [name, email, company, , group, safe, reason, verification] = row as string[];
+    const where = `row ${i + 2}`;
+    if (name !== input[i]![0] || email !== input[i]![1] || company !== input[i]![2]) wrong.push(`${where}: cells changed`);
+    if (verification === 'skipped') {
+      const expected = email === '' ? /^Not sent \(not charged\): no address in "Email"$/ : /^Not sent \(not charged\): malformed address/;
+      if (!expected.test(reason!)) wrong.push(`${where}: skipped without its reason`);
+      continue;
+    }
+    // Verified rows and duplicates both carry the verdict the sandbox gives this address.
+    if (group !== GROUP_BY_PREFIX[prefixOf(email!)]) wrong.push(`${where}: group ${group}`);
+    if (safe !== (group === 'safe_to_send' ? 'TRUE' : 'FALSE')) wrong.push(`${where}: safe to send ${safe}`);
+    if (verification === 'verified') {
+      const key = email!.toLowerCase();
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      groups[group!]!++;
+    } else if (verification !== 'duplicate') wrong.push(`${where}: ${verification}`);
+  }
+  expect(wrong.slice(0, 10)).toEqual([]);
+  // Every unique address exactly once; filtering the sheet by group gives the step's counts.
+  expect(seen.size).toBe(file.unique);
+  expect([...seen.values()].every((n) => n === 1)).toBe(true);
+  expect(groups).toEqual(out.counts);
+
+  // Charged once per unique address; unknowns refunded at the job's end.
+  const refundable = [...seen.keys()].filter((e) => REFUNDED_PREFIXES.has(prefixOf(e))).length;
+  expect(run.charged).toBe(file.unique);
+  expect(run.refunded).toBe(refundable);
+  // The file was fetched without any credential of the app; the stash took the upload as Zapier's would.
+  expect(files.downloads.every((h) => !('x-api-key' in h) && !('authorization' in h))).toBe(true);
+  expect(files.refusals).toEqual([]);
+  expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
+  console.log(
+    `whole sheet, 50,000 rows: ${run.tasks} tasks, ${run.requests} service requests, ${run.charged} credits charged, ${run.refunded} refunded, ${run.wallMs} ms`,
+  );
+}, 120_000);
+
+it('a job failing part way: the rows verified so far are written back, the rest marked; a rerun submits only the rest, a third run nothing', async () => {
+  const file = makeSheetFile(3_000, 'fail');
+  const side = sideFor();
+  const url = files.host('failing.csv', file.csv);
+  sb.faults.failJob(undefined, { afterRows: 1_000, error: 'mail server farm unreachable' });
+  const first = await runWholeSheetZap(sb, side, url);
+  expect(first.error).toBeUndefined();
+  const out1 = first.output!;
+  expect(out1).toMatchObject({ job_failed: true, complete: false, rows: 3_000 });
+  const verified1 = out1.rows_verified as number;
+  expect(verified1).toBeGreaterThanOrEqual(1_000);
+  expect(verified1 + (out1.rows_not_verified as number)).toBe(file.unique);
+  expect(out1.note).toMatch(/run this step again/);
+  const marked = first.sheet!.slice(1).filter((r) => r[7] === 'not_verified');
+  expect(marked).toHaveLength(out1.rows_not_verified as number);
+  expect(marked.every((r) => /^Not verified: the job stopped before this address \(mail server farm unreachable\)/.test(r[6]!))).toBe(true);
+
+  const jobsBefore = (out1.job_ids as string[]).length;
+  const second = await runWholeSheetZap(sb, side, url);
+  const out2 = second.output!;
+  expect(out2).toMatchObject({ complete: true, rows_verified: file.unique, rows_not_verified: 0 });
+  const ids = out2.job_ids as string[];
+  expect(ids).toHaveLength(jobsBefore + 1);
+  // The second job holds exactly the addresses the first one left without an answer.
+  expect(sb.job(ids[ids.length - 1]!)!.total_emails).toBe(out1.rows_not_verified);
+  expect(second.charged).toBe(out1.rows_not_verified);
+
+  const third = await runWholeSheetZap(sb, side, url);
+  expect(third.output).toMatchObject({ complete: true, rows_verified: file.unique, job_ids: ids });
+  expect(third.output!.note).toMatch(/nothing was submitted again/);
+  expect(third.charged).toBe(0);
+  expect(third.sheet).toEqual(second.sheet);
+  console.log(
+    `failing job on 3,000 rows: first run ${verified1} verified, ${out1.rows_not_verified} marked, ${first.charged} charged, ${first.refunded} refunded; rerun charged ${second.charged}; third run charged ${third.charged}, ${third.requests} read requests`,
+  );
+}, 120_000);
+
+it('a submission whose answer was lost is never repeated by a rerun: the step stops and says where to look', async () => {
+  const file = makeSheetFile(200, 'lost');
+  const side = sideFor();
+  const table = readTable(file.csv);
+  side.zcache[`evf-list:${listFingerprint(planSubmission(table.emails).preflight.unique, '')}`] = JSON.stringify({
+    job_ids: [],
+    submitting_since: '2026-11-26T10:00:00.000Z',
+  });
+  const posts = () => sb.requests.filter((r) => r.method === 'POST').length;
+  const before = posts();
+  const run = await runWholeSheetZap(sb, side, files.host('lost.csv', file.csv));
+  expect(run.error?.name).toBe('HaltedError');
+  expect(run.error?.message).toMatch(/2026-11-26T10:00:00.000Z.*a job may exist/);
+  expect(run.tasks).toBe(0);
+  expect(posts()).toBe(before);
+});
+
+it('bad input is refused before anything is sent: no file, an unknown column; the editor test submits nothing', async () => {
+  const side = sideFor();
+  const before = sb.requests.length;
+  const noFile = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: 'just some text' } });
+  expect(parseZapierError(noFile.error).message).toMatch(/Map a file here.*Nothing was sent or charged/);
+  const url = files.host('cols.csv', 'Name,Mail\nAda,valid.ada@x.com\n');
+  const badColumn = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: url, column: 'Email Address' } });
+  expect(parseZapierError(badColumn.error).message).toMatch(/no column "Email Address".*A "Name", B "Mail"/);
+  const editorTest = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
+    inputData: { file: url },
+    meta: { isLoadingSample: true },
+  });
+  expect(editorTest.results).toMatchObject({ note: expect.stringMatching(/nothing was submitted or charged/) });
+  expect(editorTest.status).not.toBe('CALLBACK');
+  expect(sb.requests.length).toBe(before);
+});
