@@ -34,6 +34,7 @@ import { isLoopbackUrl } from './validation/ip';
 import { assertBaseUrl } from './adapter-kit/base-url';
 import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
+import { resumeAfterMessage, type ResumeInput, type ResumeOutcome } from './webhooks/resume';
 import { readResultsWindow, type ResultsWindow, type ResultsWindowOptions } from './results-window';
 import type {
   Account,
@@ -290,6 +291,14 @@ export class EmailVerificationClient {
    */
   resultsWindow(jobId: string, options: ResultsWindowOptions): Promise<ResultsWindow> {
     return readResultsWindow(this, jobId, options, () => this.options.runtime.now());
+  }
+
+  /**
+   * A completion message reached a paused run: checks it (without throwing) and reads the job with the
+   * key whatever the check said, so an unverifiable or late message never costs the rows (webhooks/resume.ts).
+   */
+  resumeAfterMessage(input: ResumeInput, opts: RequestOptions = {}): Promise<ResumeOutcome> {
+    return resumeAfterMessage(this, input, opts);
   }
 
   /** Polls GET /v1/jobs/{id} every 10 to 30 s until the job stops. The interval never comes from estimated_seconds. */

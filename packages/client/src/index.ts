@@ -45,6 +45,8 @@ export type { TableList, TableFormat, ReadTableOptions, UnusableRow, Delimiter, 
 
 // Webhooks: verify what the service sends; sign test deliveries the same way.
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify';
+export { checkCompletionMessage } from './webhooks/resume';
+export type { ResumeInput, ResumeOutcome, MessageCheck } from './webhooks/resume';
 export type { VerifiedWebhook, VerifyWebhookInput, WebhookFailure, HeaderBag } from './webhooks/verify';
 export { signWebhook, buildWebhookDelivery } from './webhooks/sign';
 export type { WebhookDelivery } from './webhooks/sign';

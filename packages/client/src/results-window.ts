@@ -30,6 +30,8 @@ export interface ResultsWindowOptions {
   deadline?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The job as the caller just read it, to save reading it again. */
+  job?: Job;
 }
 
 /** Why a window holds fewer than all of the job's remaining rows. */
@@ -87,9 +89,9 @@ export async function readResultsWindow(
   if (options.group !== undefined && !GROUPS.includes(options.group)) {
     throw new InputError('group', 'enum', `Unknown group "${String(options.group)}": use ${GROUPS.join(', ')}.`);
   }
-  const perPage = options.pageSize ?? LIMITS.maxPerPage;
+  let perPage = options.pageSize ?? LIMITS.maxPerPage;
   const opts: RequestOptions = { deadline: options.deadline, timeoutMs: options.timeoutMs, signal: options.signal };
-  const job = await reader.getJob(jobId, opts);
+  const job = options.job?.job_id === jobId ? options.job : await reader.getJob(jobId, opts);
   const rows: ResultRow[] = [];
   let position = startRow;
   let status: JobStatusValue = job.status;
@@ -106,6 +108,13 @@ export async function readResultsWindow(
     }
     status = current.status ?? status;
     const pageRows = current.results ?? [];
+    // The service's own page size decides where its pages start; read again if it differs from ours
+    // and the page served does not hold the position asked for.
+    const served = Number.isSafeInteger(current.per_page) && current.per_page > 0 ? current.per_page : perPage;
+    if (served !== perPage) {
+      perPage = served;
+      if (page !== Math.floor(position / served) + 1) continue;
+    }
     let full = false;
     for (let i = position - (page - 1) * perPage; i < pageRows.length; i++) {
       if (rows.length >= options.maxRows) {

@@ -1,67 +1,83 @@
 import {
-  AbortedError,
-  categorize,
   withCategory,
   type CategoryFields,
   type EmailVerificationClient,
   type Group,
+  type Job,
   type ResultRow,
+  type WindowEnd,
 } from '@evf/client';
 
 export type CategorizedRow = ResultRow & CategoryFields;
 
 export interface CollectedRows {
+  job: Job;
   rows: CategorizedRow[];
   /** Rows read from the service (before the group filter). */
   scanned: number;
+  /** The first row read, 1-based as users count rows. */
+  startRow: number;
+  /** The row to put in Start at Row for the rest, 1-based; null when every row of a finished job was read. */
+  nextStartRow: number | null;
   truncated: boolean;
-  /** Why not every row is in `rows`, in words for the Zap history; empty when nothing was left out. */
+  end: WindowEnd;
+  /** Why not every row is in `rows` and what to put next, in words for the Zap history; empty when complete. */
   note: string;
 }
 
 export interface CollectOptions {
+  /** Rows one step may return. */
   maxRows: number;
-  /** Time the step may spend reading, so a large job cannot run into Zapier's 30 s stop. */
-  budgetMs: number;
+  /** When reading must stop (see budget.ts), so a large or slow job cannot run into Zapier's 30 s stop. */
+  deadline: number;
   group?: Group;
+  /** 1-based row to start at (default 1). */
+  startRow?: number;
+  /** The job as just read, so it is not read again. */
+  job?: Job;
+}
+
+/** What a window that ended early says: why, and the Start at Row that reads on. */
+function noteFor(end: WindowEnd, job: Job, status: string, first: number, next: number, returned: number): string {
+  switch (end) {
+    case 'complete':
+      return '';
+    case 'max_rows':
+      return `Rows ${first} to ${next - 1} were read and ${returned} returned, as many as one step carries within Zapier's limits on step output. To read on, run "Find Bulk Job Results" with Start at Row = ${next} (a Looping by Zapier step can count it up).`;
+    case 'time':
+      return `Reading stopped before row ${next} to finish within Zapier's 30-second step limit; ${returned} rows are returned. To read on, run "Find Bulk Job Results" with Start at Row = ${next}.`;
+    case 'running':
+      return `Job ${job.job_id} is still ${status} (${job.processed} of ${job.total_emails} addresses verified when read): these are the rows stored so far, not the whole job. Once the "Bulk Job Finished" trigger fires, read on with Start at Row = ${next}.`;
+  }
 }
 
 /**
- * Reads a job's rows through the client's paginator and adds the category fields. Stops at the row
- * cap or the time budget and says so, instead of failing the step or silently returning part of a job.
+ * One window of a job's rows through the client (row position, row cap, deadline) with the category
+ * fields added, and the words that tell a Zap where the next window starts.
  */
 export async function collectRows(
   client: EmailVerificationClient,
   jobId: string,
   options: CollectOptions,
 ): Promise<CollectedRows> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.budgetMs);
-  const rows: CategorizedRow[] = [];
-  let scanned = 0;
-  let stoppedBy: 'cap' | 'time' | undefined;
-  try {
-    // A step reads what is stored now; it must not sit out a running job (the client follows by default).
-    for await (const row of client.results(jobId, { concurrency: 4, follow: false, signal: controller.signal })) {
-      scanned++;
-      if (options.group && categorize(row.details).group !== options.group) continue;
-      if (rows.length >= options.maxRows) {
-        stoppedBy = 'cap';
-        break;
-      }
-      rows.push(withCategory(row));
-    }
-  } catch (error) {
-    if (!(error instanceof AbortedError) || !controller.signal.aborted) throw error;
-    stoppedBy = 'time';
-  } finally {
-    clearTimeout(timer);
-  }
-  const note =
-    stoppedBy === 'cap'
-      ? `Only the first ${options.maxRows} matching rows are returned, to stay within Zapier's limits on step output. Read the rest in the dashboard, or filter by group.`
-      : stoppedBy === 'time'
-        ? `Reading stopped after ${scanned} rows to stay within Zapier's 30-second step limit; ${rows.length} are returned. Filter by group, or read the full list in the dashboard.`
-        : '';
-  return { rows, scanned, truncated: stoppedBy !== undefined, note };
+  const first = options.startRow ?? 1;
+  const window = await client.resultsWindow(jobId, {
+    startRow: first - 1,
+    maxRows: options.maxRows,
+    group: options.group,
+    deadline: options.deadline,
+    job: options.job,
+  });
+  const next = window.nextStartRow === null ? null : window.nextStartRow + 1;
+  const rows = window.rows.map((row) => withCategory(row));
+  return {
+    job: window.job,
+    rows,
+    scanned: window.rowsRead,
+    startRow: first,
+    nextStartRow: next,
+    truncated: window.truncated,
+    end: window.end,
+    note: noteFor(window.end, window.job, window.status, first, next ?? first, rows.length),
+  };
 }

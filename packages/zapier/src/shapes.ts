@@ -53,18 +53,21 @@ export function stoppedShort(job: JobState): boolean {
 }
 
 /**
- * What happened to a job that stopped short, how many rows were verified and how to get them, in the
+ * What happened to a job that stopped short (`where`: 'here' inside the step that reads its rows), how many rows were verified and how to get them, in the
  * words a Zap's history shows; empty for a job that completed or is still running.
  */
-export function jobOutcome(job: JobState): JobOutcome {
+export function jobOutcome(job: JobState, where: 'elsewhere' | 'here' = 'elsewhere'): JobOutcome {
   if (!stoppedShort(job)) return { job_failed: false, failure_note: '' };
   const error = job.error?.trim().replace(/[.\s]+$/, '');
   const why = error ? `: ${error}` : '';
+  // Inside the search that reads the rows, pointing at that same search would send the user in a circle.
+  const rows =
+    where === 'here'
+      ? `The ${job.processed} verified rows are kept; they are the rows this step reads.`
+      : `The ${job.processed} verified rows are kept; read them with "${READ_RESULTS_LABEL}" (Job ${job.job_id}).`;
   return {
     job_failed: true,
-    failure_note:
-      `Job ${job.job_id} ${job.status} after verifying ${job.processed} of ${job.total_emails} addresses${why}. ` +
-      `The ${job.processed} verified rows are kept; read them with "${READ_RESULTS_LABEL}" (Job ${job.job_id}).`,
+    failure_note: `Job ${job.job_id} ${job.status} after verifying ${job.processed} of ${job.total_emails} addresses${why}. ${rows}`,
   };
 }
 

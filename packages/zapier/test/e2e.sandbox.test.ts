@@ -119,27 +119,46 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
   expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
 });
 
-it('Verify List and Wait: a tampered callback is rejected before anything is read', async () => {
-  const waiting = await run(session.wait, {
-    authData: auth(),
-    inputData: { emails: ['valid.one@acme-corp.com', 'valid.two@acme-corp.com'] },
+describe('Verify List and Wait: a message that cannot be verified never loses the paid rows', () => {
+  const emails = ['valid.one@acme-corp.com', 'valid.two@acme-corp.com', 'invalid.three@acme-corp.com'];
+  async function submitted() {
+    const before = sb.ledger(sb.apiKey).charged;
+    const waiting = await run(session.wait, { authData: auth(), inputData: { emails } });
+    const callback = await callbackFor(waiting.job_id);
+    expect(sb.ledger(sb.apiKey).charged - before).toBe(3);
+    return { waiting, callback };
+  }
+
+  it('handed to the step 310 s after delivery (past the 300 s signature window): rows read with the key, and the note says so', async () => {
+    const { waiting, callback } = await submitted();
+    const realNow = Date.now.bind(Date);
+    jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 310_000);
+    try {
+      const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
+      expect(out).toMatchObject({ job_id: waiting.job_id, status: 'completed', returned_rows: 3, message_verified: false });
+      expect(out.note).toMatch(/too old.*later than the 5 minutes.*read from the service with the connection's API key/);
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
-  const callback = await callbackFor(waiting.job_id);
-  const tampered = { ...callback, content: callback.content.replace('"completed"', '"completed" ') };
-  const readsBefore = sb.requests.length;
-  const error = await zapierError(
-    run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: tampered }),
-  );
-  expect(error.code).toBe('webhook_signature_mismatch');
-  expect(sb.requests.length).toBe(readsBefore);
-  // The untouched delivery still works.
-  const out = await run(steps.resume, {
-    authData: auth(),
-    inputData: {},
-    outputData: waiting,
-    rawRequest: callback,
+
+  it('with a wrong but well-formed signing secret in the connection: rows read with the key, and the note says how to fix the secret', async () => {
+    const { waiting, callback } = await submitted();
+    const wrong = { ...auth(), webhook_secret: 'whsec_typed_wrong_by_hand_0000' };
+    const out = await run(steps.resume, { authData: wrong, inputData: {}, outputData: waiting, rawRequest: callback });
+    expect(out).toMatchObject({ returned_rows: 3, message_verified: false });
+    expect(out.note).toMatch(/signature does not match.*Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks/);
+    expectNoSecrets(out, [sb.apiKey, sb.webhookSecret, wrong.webhook_secret]);
   });
-  expect(out.returned_rows).toBe(2);
+
+  it('a tampered message is not used: the job this step submitted is read with the key', async () => {
+    const { waiting, callback } = await submitted();
+    const tampered = { ...callback, content: callback.content.replace('"completed"', '"completed" ') };
+    const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: tampered });
+    expect(out).toMatchObject({ returned_rows: 3, message_verified: false });
+    const good = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
+    expect(good).toMatchObject({ returned_rows: 3, message_verified: true, note: '' });
+  });
 });
 
 describe('Verify List and Wait: a job that fails midway', () => {

@@ -481,9 +481,13 @@ describe('Recent jobs (hidden dropdown trigger)', () => {
 describe('reading results within Zapier limits', () => {
   const JOB = 'job_7f3c2a9e41b84d05';
   const collect = (maxRows: number, budgetMs: number) =>
-    run(async (z, b) => collectRows(clientFor(z, b), JOB, { maxRows, budgetMs }), bundle());
+    run(
+      async (z, b) => collectRows(clientFor(z, b), JOB, { maxRows, deadline: Date.now() + budgetMs }),
+      bundle(),
+    );
 
-  it('stops at the row cap and says the output was truncated', async () => {
+  it('stops at the row cap, says more rows follow and where to start next', async () => {
+    replyWith(api().get(`/v1/jobs/${JOB}`), 'job.completed.200');
     replyWith(
       api()
         .get(`/v1/jobs/${JOB}/results`)
@@ -493,10 +497,12 @@ describe('reading results within Zapier limits', () => {
     const out = await collect(3, 10_000);
     expect(out.rows).toHaveLength(3);
     expect(out.truncated).toBe(true);
-    expect(out.note).toMatch(/Only the first 3 matching rows/);
+    expect(out.nextStartRow).toBe(4);
+    expect(out.note).toMatch(/Rows 1 to 3 were read.*Start at Row = 4/);
   });
 
   it('stops when the time budget is spent and returns what was read', async () => {
+    replyWith(api().get(`/v1/jobs/${JOB}`), 'job.completed.200');
     replyWith(
       api()
         .get(`/v1/jobs/${JOB}/results`)
@@ -517,6 +523,7 @@ describe('reading results within Zapier limits', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(out.rows).toHaveLength(5);
     expect(out.truncated).toBe(true);
-    expect(out.note).toMatch(/30-second step limit; 5 are returned/);
+    expect(out.nextStartRow).toBe(6);
+    expect(out.note).toMatch(/30-second step limit; 5 rows are returned.*Start at Row = 6/);
   });
 });

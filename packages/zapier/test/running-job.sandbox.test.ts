@@ -24,7 +24,11 @@ it('returns the stored rows at once and notes that the job still runs', async ()
   const reads = sb.requests.slice(from).map((r) => `${r.method} ${r.path}`);
   expect(found.terminal).toBe(false);
   expect(found.results.length).toBeLessThan(400);
-  expect(found.note).toMatch(new RegExp(`^Job ${jobId} is still (queued|processing) \\(\\d+ of 400 addresses verified\\); these are the \\d+ rows stored so far`));
+  expect(found.note).toMatch(
+    new RegExp(`^Job ${jobId} is still (queued|processing) \\(\\d+ of 400 addresses verified when read\\): these are the rows stored so far, not the whole job`),
+  );
+  // A partial read is never marked complete: truncated, running, and where to read on.
+  expect(found).toMatchObject({ truncated: true, job_running: true, next_start_row: found.results.length + 1 });
   // One read of the job and one of its stored rows: the step did not wait and read the page again.
   expect(reads).toEqual([`GET /v1/jobs/${jobId}`, `GET /v1/jobs/${jobId}/results`]);
 }, 30_000);

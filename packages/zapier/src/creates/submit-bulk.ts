@@ -1,5 +1,6 @@
 import type { ListSubmission } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { stepDeadline } from '../budget';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
@@ -7,6 +8,18 @@ import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fie
 import { field, preflightOutputFields } from '../fields/outputs';
 import { bulkSubmissionSample, preflightSample } from '../samples';
 import { preflightSummary } from '../shapes';
+
+/** What the output says when the step's time ran out before every job was posted. */
+function unsentNote(submission: ListSubmission): string {
+  if (submission.unsent.length === 0) return '';
+  const sent = submission.jobs.length;
+  return (
+    `Zapier allows a step 30 seconds, and the time ran out after ${sent} job${sent === 1 ? '' : 's'} of the list ` +
+    `were submitted (Job IDs). The ${submission.unsent.length} addresses in Not Sent Addresses were not sent and not charged: ` +
+    'map that field into Email Addresses of another "Submit Bulk Verification" step to send exactly those. ' +
+    'Do not replay this run: it would submit and charge the jobs above again.'
+  );
+}
 
 /** One output for a list that may have become several jobs (over 50,000 addresses). */
 export function submissionOutput(submission: ListSubmission) {
@@ -23,15 +36,22 @@ export function submissionOutput(submission: ListSubmission) {
     jobs: submission.jobs.map((j) => ({ ...j })),
     ...preflightSummary(submission.preflight),
     rejected_by_service: submission.rejectedByService.map((r) => ({ email: r.email, reason: r.reason })),
+    all_sent: submission.unsent.length === 0,
+    unsent_count: submission.unsent.length,
+    unsent: submission.unsent,
+    note: unsentNote(submission),
   };
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
-  const submission = await clientFor(z, bundle).submitList({
-    emails: emailsFromInput(bundle.inputData),
-    ...jobOptionsFromInput(bundle.inputData),
-  });
-  return submissionOutput(submission);
+  // Planning reads the account for lists over 10,000; that read counts against the step's time too.
+  const deadline = stepDeadline();
+  const client = clientFor(z, bundle);
+  const plan = await client.planList(
+    { emails: emailsFromInput(bundle.inputData), ...jobOptionsFromInput(bundle.inputData) },
+    { deadline },
+  );
+  return submissionOutput(await client.submitPlan(plan, { deadline }));
 });
 
 const sample = {
@@ -47,6 +67,10 @@ const sample = {
   ...preflightSample,
   // Empty as in nearly every live run: pre-flight applies the service's address rules first.
   rejected_by_service: [],
+  all_sent: true,
+  unsent_count: 0,
+  unsent: [],
+  note: '',
 };
 
 export default defineCreate({
@@ -55,7 +79,7 @@ export default defineCreate({
   display: {
     label: 'Submit Bulk Verification',
     description:
-      'Sends a whole list as background jobs (1 credit per unique address). Use the Bulk Job Finished trigger or Find Bulk Job to pick up the results.',
+      'Sends a whole list as background jobs (1 credit per unique address). Use the Bulk Job Finished trigger or Find Bulk Job to pick up the results. A list needing more jobs than fit in 30 seconds returns the addresses not sent, uncharged.',
   },
   operation: {
     inputFields: [...listInputFields],
@@ -80,6 +104,10 @@ export default defineCreate({
       ...preflightOutputFields(),
       field('rejected_by_service[]email', 'Address Refused by the Service', 'string'),
       field('rejected_by_service[]reason', 'Why the Service Refused It', 'string'),
+      field('all_sent', 'Whole List Sent', 'boolean'),
+      field('unsent_count', 'Addresses Not Sent (Out of Time)', 'integer'),
+      field('unsent', 'Not Sent Addresses', 'string', { list: true }),
+      field('note', 'Note', 'string'),
     ],
   },
 });

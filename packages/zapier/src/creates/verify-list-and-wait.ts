@@ -1,7 +1,8 @@
-import { countByGroup, InputError, isJobStopped, verifyWebhook } from '@evf/client';
+import { countByGroup, InputError, isJobStopped, type MessageCheck } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { stepDeadline } from '../budget';
 import { clientFor, webhookSecrets } from '../client';
-import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
+import { MAX_RESULT_ROWS } from '../config';
 import { optionalString } from '../fields/coerce';
 import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
@@ -16,7 +17,7 @@ import {
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
-import { jobOutcome, preflightSummary, stepNote, type PreflightSummary } from '../shapes';
+import { jobOutcome, preflightSummary, READ_RESULTS_LABEL, stepNote, type PreflightSummary } from '../shapes';
 
 type WaitInput = ListInputData & { on_failure?: unknown };
 
@@ -48,10 +49,14 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
       note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
     };
   }
+  const deadline = stepDeadline();
   const client = clientFor(z, bundle);
   // Zapier gives one callback URL per step, which resumes once: a list that needs several jobs cannot wait here.
   const plan = await client
-    .planList({ emails, ...jobOptionsFromInput(bundle.inputData), webhook_url: z.generateCallbackUrl() }, { maxJobs: 1 })
+    .planList(
+      { emails, ...jobOptionsFromInput(bundle.inputData), webhook_url: z.generateCallbackUrl() },
+      { maxJobs: 1, deadline },
+    )
     .catch((error: unknown) => {
       if (!(error instanceof InputError) || error.rule !== 'max_jobs') throw error;
       throw new InputError(
@@ -60,7 +65,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
         `${error.message} Use "Submit Bulk Verification" with the "Bulk Job Finished" trigger for lists this long.`,
       );
     });
-  const submission = await client.submitPlan(plan);
+  const submission = await client.submitPlan(plan, { deadline });
   const waiting: Waiting = {
     job_id: submission.jobs[0]!.job_id,
     waiting_for_callback: true,
@@ -69,51 +74,62 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
   return waiting;
 });
 
+/** What the step says when the message could not be verified, and why the rows below can be trusted. */
+function messageNote(check: MessageCheck): string {
+  if (check.result !== 'failed') return '';
+  const advice =
+    check.failure === 'signature_mismatch' || check.failure === 'malformed_signature'
+      ? ' If this happens on every run, the Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks: copy it again and reconnect.'
+      : check.failure === 'timestamp_too_old'
+        ? ' (Zapier delivered the message to this step later than the 5 minutes a signature is accepted for.)'
+        : '';
+  return `The completion message could not be verified: ${check.reason}${advice} Nothing in it was used: the job and its rows below were read from the service with the connection's API key.`;
+}
+
 /**
- * Runs when the service's completion message reaches the callback URL. The message is only a
- * notice: it is checked (signature over the raw body, when a secret is set; job ID; job really
- * stopped) and the results are then read from the API with the connection's key.
+ * Runs when the service's completion message reaches the callback URL. The message is only a notice: it
+ * is checked when the connection has a secret, and the job and its rows are then read from the API with
+ * the key whatever the check said (the job ID is the one this step submitted). A late message or a wrong
+ * secret therefore never loses the rows already paid for; it is said in the note. A message arriving
+ * while the job still runs cannot be the service's completion notice and is refused.
  */
 const performResume = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) => {
   const waiting = bundle.outputData as Waiting;
+  const deadline = stepDeadline();
+  const client = clientFor(z, bundle);
   const secrets = webhookSecrets(bundle);
-  const secret = secrets.length > 0;
-  if (secret) {
-    const verified = verifyWebhook({
+  const { job, message } = await client.resumeAfterMessage(
+    {
+      jobId: waiting.job_id,
       rawBody: bundle.rawRequest?.content ?? '',
       headers: bundle.rawRequest?.headers ?? {},
       secrets,
-    });
-    if (verified.jobId !== waiting.job_id) {
-      throw new z.errors.Error(
-        `The completion message is about job ${verified.jobId}, but this step is waiting for job ${waiting.job_id}; it was ignored.`,
-        'webhook_job_mismatch',
-        401,
-      );
-    }
-  }
-  const client = clientFor(z, bundle);
-  const job = await client.getJob(waiting.job_id);
+    },
+    { deadline },
+  );
   if (!isJobStopped(job)) {
-    // Without a secret the message cannot be authenticated; the job's own state is the check.
     throw new z.errors.Error(
-      `A completion message arrived, but job ${job.job_id} is still ${job.status}, so the message did not come from the service.${secret ? '' : ' Add the webhook signing secret to the connection to have every message checked.'}`,
+      `A completion message arrived, but job ${job.job_id} is still ${job.status} (${job.processed} of ${job.total_emails} verified), so the message did not come from the service.${secrets.length ? '' : ' Add the webhook signing secret to the connection to have every message checked.'} The job goes on: read its rows with "${READ_RESULTS_LABEL}" once the "Bulk Job Finished" trigger fires.`,
       'webhook_job_not_finished',
       409,
     );
   }
   const outcome = jobOutcome(job);
+  const unverified = messageNote(message);
   if (outcome.job_failed && onFailure(bundle.inputData.on_failure) === 'fail') {
     // Halted, not errored: Zapier never replays a halted run on its own (a replay would submit and
     // charge the list again), and the steps after this one do not run on part of the list.
     throw new z.errors.HaltedError(
-      `${outcome.failure_note} To pass them on from this step instead, set "If the Job Fails" to "Continue with the rows verified so far".`,
+      [
+        outcome.failure_note,
+        'To pass them on from this step instead, set "If the Job Fails" to "Continue with the rows verified so far".',
+        unverified,
+      ]
+        .filter(Boolean)
+        .join(' '),
     );
   }
-  const collected = await collectRows(client, job.job_id, {
-    maxRows: MAX_RESULT_ROWS,
-    budgetMs: STEP_BUDGET_MS,
-  });
+  const collected = await collectRows(client, job.job_id, { maxRows: MAX_RESULT_ROWS, deadline, job });
   const { job_id: _ignored, waiting_for_callback: _w, ...preflight } = waiting;
   return {
     ...job,
@@ -122,7 +138,9 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<WaitInput>) =>
     counts: countByGroup(collected.rows),
     returned_rows: collected.rows.length,
     truncated: collected.truncated,
-    note: stepNote(outcome, collected.note),
+    next_start_row: collected.nextStartRow,
+    message_verified: message.result === 'verified',
+    note: [stepNote(outcome, collected.note), unverified].filter(Boolean).join(' '),
     results: collected.rows,
   };
 });
@@ -134,6 +152,8 @@ const sample = {
   counts: countByGroup(categorizedRowSamples),
   returned_rows: categorizedRowSamples.length,
   truncated: false,
+  next_start_row: null,
+  message_verified: true,
   note: '',
   results: categorizedRowSamples,
 };
@@ -143,7 +163,7 @@ export default defineCreate({
   noun: 'Verified List',
   display: {
     label: 'Verify List and Wait for Results',
-    description: `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and for the returned rows.`,
+    description: `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and the Next Start Row for "Find Bulk Job Results" when more follow.`,
   },
   operation: {
     inputFields: [
@@ -171,7 +191,9 @@ export default defineCreate({
       ...preflightOutputFields(),
       ...groupCountOutputFields('counts__', 'Returned Rows'),
       field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
-      field('truncated', 'Rows Left Out (Truncated)', 'boolean'),
+      field('truncated', 'More Rows Follow (Truncated)', 'boolean'),
+      field('next_start_row', 'Next Start Row (for Find Bulk Job Results)', 'integer'),
+      field('message_verified', 'Completion Message Verified', 'boolean'),
       field('note', 'Note', 'string'),
       ...verifiedAddressOutputFields('results[]'),
     ],

@@ -1,4 +1,5 @@
 import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
+import { stepDeadline } from '../budget';
 import { clientFor } from '../client';
 import { isNotFound, mapErrors } from '../errors';
 import { jobIdInputField } from '../fields/inputs';
@@ -8,7 +9,10 @@ import { jobOutcome } from '../shapes';
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ job_id?: string }>) => {
   try {
-    const job = await clientFor(z, bundle).getJob(String(bundle.inputData.job_id ?? '').trim());
+    // Slow or hanging reads and their retries stop at the step's deadline, not at Zapier's 30 s.
+    const job = await clientFor(z, bundle).getJob(String(bundle.inputData.job_id ?? '').trim(), {
+      deadline: stepDeadline(),
+    });
     return [{ ...job, ...jobOutcome(job) }];
   } catch (error) {
     // A search that finds nothing returns no items, so the user's "if nothing found" setting applies.

@@ -1,7 +1,8 @@
-import { countByGroup, GROUPS, InputError, isJobStopped, type Group, type Job } from '@evf/client';
+import { countByGroup, GROUPS, InputError, type Group } from '@evf/client';
 import { defineSearch, type Bundle, type ZObject } from 'zapier-platform-core';
+import { stepDeadline } from '../budget';
 import { clientFor } from '../client';
-import { MAX_RESULT_ROWS, STEP_BUDGET_MS } from '../config';
+import { MAX_RESULT_ROWS } from '../config';
 import { isNotFound, mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
 import { jobIdInputField } from '../fields/inputs';
@@ -18,6 +19,7 @@ import { jobOutcome, READ_RESULTS_LABEL, stepNote } from '../shapes';
 type GetResultsInput = {
   job_id?: string;
   group?: string;
+  start_row?: unknown;
 };
 
 function groupFilter(value: unknown): Group | undefined {
@@ -31,31 +33,40 @@ function groupFilter(value: unknown): Group | undefined {
   );
 }
 
-/** A job still running has more rows to come: say so, with how far it is. */
-function runningNote(job: Job, read: number): string {
-  if (isJobStopped(job)) return '';
-  return `Job ${job.job_id} is still ${job.status} (${job.processed} of ${job.total_emails} addresses verified); these are the ${read} rows stored so far. Run this search again after the "Bulk Job Finished" trigger fires for every row.`;
+/** The 1-based row to start at: empty means the first row. */
+function startRowOf(value: unknown): number {
+  const text = optionalString(value);
+  if (text === undefined) return 1;
+  const n = Number(text.trim());
+  if (Number.isSafeInteger(n) && n >= 1) return n;
+  throw new InputError(
+    'start_row',
+    'range',
+    'Start at Row must be a whole number, 1 or more: 1 for the first row, or the Next Start Row of an earlier read.',
+  );
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) => {
   const group = groupFilter(bundle.inputData.group);
+  const startRow = startRowOf(bundle.inputData.start_row);
   const jobId = String(bundle.inputData.job_id ?? '').trim();
   const client = clientFor(z, bundle);
-  let job: Job;
+  let collected;
   try {
-    job = await client.getJob(jobId);
+    collected = await collectRows(client, jobId, {
+      maxRows: MAX_RESULT_ROWS,
+      deadline: stepDeadline(),
+      group,
+      startRow,
+    });
   } catch (error) {
     // A search that finds nothing returns no items, so the user's "if nothing found" setting applies
     // and the Zap can branch on it.
     if (isNotFound(error)) return [];
     throw error;
   }
-  const collected = await collectRows(client, job.job_id, {
-    maxRows: MAX_RESULT_ROWS,
-    budgetMs: STEP_BUDGET_MS,
-    group,
-  });
-  const outcome = jobOutcome(job);
+  const { job } = collected;
+  const outcome = jobOutcome(job, 'here');
   return [
     {
       job_id: job.job_id,
@@ -67,10 +78,13 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
       group_filter: group ?? '',
       buckets: job.buckets,
       counts: countByGroup(collected.rows),
+      start_row: collected.startRow,
       rows_read: collected.scanned,
       returned_rows: collected.rows.length,
       truncated: collected.truncated,
-      note: stepNote(outcome, [runningNote(job, collected.scanned), collected.note].filter(Boolean).join(' ')),
+      job_running: collected.end === 'running',
+      next_start_row: collected.nextStartRow,
+      note: stepNote(outcome, collected.note),
       results: collected.rows,
     },
   ];
@@ -86,9 +100,12 @@ const sample = {
   group_filter: '',
   buckets: completedJobSample.buckets,
   counts: countByGroup(categorizedRowSamples),
+  start_row: 1,
   rows_read: categorizedRowSamples.length,
   returned_rows: categorizedRowSamples.length,
   truncated: false,
+  job_running: false,
+  next_start_row: null,
   note: '',
   results: categorizedRowSamples,
 };
@@ -98,7 +115,7 @@ export default defineSearch({
   noun: 'Job Results',
   display: {
     label: READ_RESULTS_LABEL,
-    description: `Finds the results of a bulk job (all pages, also while it is still running, and the rows verified before a job failed) as line items, optionally only one group; up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows per step. An unknown job finds nothing.`,
+    description: `Finds the results of a bulk job as line items (also while it is still running, and the rows verified before a job failed), optionally only one group: up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows per step from Start at Row, with the Next Start Row when more follow. An unknown job finds nothing.`,
   },
   operation: {
     inputFields: [
@@ -116,6 +133,14 @@ export default defineSearch({
         helpText:
           'Leave empty to get every row. Groups follow the dashboard: only Safe to send should be mailed.',
       },
+      {
+        key: 'start_row',
+        label: 'Start at Row',
+        type: 'integer',
+        required: false,
+        default: '1',
+        helpText: `The job's row to start reading at (1 is the first). One step returns up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows; when more follow, the output has Truncated = true and the Next Start Row to put here. A Looping by Zapier step can run this search for 1, ${(MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ${(2 * MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ... to read every row.`,
+      },
     ],
     perform,
     sample,
@@ -129,9 +154,12 @@ export default defineSearch({
       field('group_filter', 'Group Filter', 'string'),
       ...groupCountOutputFields('buckets__', 'Whole Job'),
       ...groupCountOutputFields('counts__', 'Returned Rows'),
+      field('start_row', 'Start at Row', 'integer'),
       field('rows_read', 'Rows Read', 'integer'),
       field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
-      field('truncated', 'Rows Left Out (Truncated)', 'boolean'),
+      field('truncated', 'More Rows Follow (Truncated)', 'boolean'),
+      field('job_running', 'Job Still Running', 'boolean'),
+      field('next_start_row', 'Next Start Row', 'integer'),
       field('note', 'Note', 'string'),
       ...verifiedAddressOutputFields('results[]'),
     ],
