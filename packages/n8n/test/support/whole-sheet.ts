@@ -142,6 +142,8 @@ export interface Flow {
 	run(): Promise<runner.CliResult>;
 	/** Executions of the flow in n8n's database, by mode and status, e.g. { 'cli success': 1 }. */
 	executions(): Record<string, number>;
+	/** How long each execution of the flow ran (ms), n8n's own start to stop, in order. */
+	durations(): number[];
 	remove(): void;
 }
 
@@ -187,34 +189,57 @@ export async function prepareFlow({
 		files,
 		run: () => runner.runCli(instance, ['execute', `--id=${FLOW_ID}`], { timeoutMs: 15 * 60_000 }),
 		executions: () => executionsOf(instance, FLOW_ID),
+		durations: () => executionDurations(instance, FLOW_ID),
 		remove: () => runner.removeInstance(instance),
 	};
 }
 
 /**
- * Counts the flow's executions in n8n's SQLite database with the sqlite3 module n8n itself runs on,
+ * Runs one SQL query on an instance's n8n SQLite database with the sqlite3 module n8n itself runs on,
  * in the Node.js of that n8n version.
  */
+function queryN8n<T>(instance: runner.Instance, sql: string, params: unknown[]): T[] {
+	const database = path.join(runner.n8nFolder(instance.folder), 'database.sqlite');
+	const sqlite = path.join(runner.n8nHome(instance.version), 'node_modules', 'sqlite3');
+	const script = `
+		const sqlite3 = require(${JSON.stringify(sqlite)});
+		const [file, sql, params] = process.argv.slice(1);
+		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
+		db.all(sql, JSON.parse(params), (error, rows) => {
+			if (error) { console.error(error.message); process.exit(1); }
+			console.log(JSON.stringify(rows));
+			db.close();
+		});`;
+	const result = spawnSync(
+		nodeFor(instance.version),
+		['-e', script, database, sql, JSON.stringify(params)],
+		{ encoding: 'utf8' },
+	);
+	if (result.status !== 0) throw new Error(`reading n8n's database failed: ${result.stderr}`);
+	return JSON.parse(result.stdout) as T[];
+}
+
+/** A workflow's executions in n8n's database, by mode and status, e.g. { 'cli success': 1 }. */
 export function executionsOf(
 	instance: runner.Instance,
 	workflowId: string,
 ): Record<string, number> {
-	const database = path.join(runner.n8nFolder(instance.folder), 'database.sqlite');
-	const script = `
-		const sqlite3 = require(${JSON.stringify(path.join(runner.n8nHome(instance.version), 'node_modules', 'sqlite3'))});
-		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
-		db.all('SELECT mode, status, COUNT(*) AS n FROM execution_entity WHERE workflowId = ? GROUP BY mode, status',
-			[process.argv[2]], (error, rows) => {
-				if (error) { console.error(error.message); process.exit(1); }
-				console.log(JSON.stringify(rows));
-				db.close();
-			});`;
-	const result = spawnSync(nodeFor(instance.version), ['-e', script, database, workflowId], {
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) throw new Error(`reading n8n's executions failed: ${result.stderr}`);
-	const rows = JSON.parse(result.stdout) as Array<{ mode: string; status: string; n: number }>;
+	const rows = queryN8n<{ mode: string; status: string; n: number }>(
+		instance,
+		'SELECT mode, status, COUNT(*) AS n FROM execution_entity WHERE workflowId = ? GROUP BY mode, status',
+		[workflowId],
+	);
 	return Object.fromEntries(rows.map((row) => [`${row.mode} ${row.status}`, row.n]));
+}
+
+/** How long each of a workflow's executions ran, in ms, from n8n's own start and stop times. */
+export function executionDurations(instance: runner.Instance, workflowId: string): number[] {
+	const rows = queryN8n<{ ms: number }>(
+		instance,
+		'SELECT (julianday(stoppedAt) - julianday(startedAt)) * 86400000.0 AS ms FROM execution_entity WHERE workflowId = ? ORDER BY id',
+		[workflowId],
+	);
+	return rows.map((row) => row.ms);
 }
 
 /** Job IDs the flow read, in the order it first asked for them (the sandbox logs paths, not bodies). */
