@@ -155,9 +155,14 @@ function writeField(value: string, delimiter: string): string {
  */
 export function writeDelimited(records: readonly (readonly string[])[], delimiter: Delimiter = ','): string {
   const lines: string[] = [];
-  for (const fields of records) {
-    if (fields.length === 1 && fields[0] === '') lines.push('""');
-    else lines.push(fields.map((f) => writeField(f, delimiter)).join(delimiter));
-  }
+  for (const fields of records) lines.push(writeRecord(fields, delimiter));
   return lines.length ? `${lines.join('\r\n')}\r\n` : '';
+}
+
+/** One record as a line (without its line break), as writeDelimited writes it. */
+export function writeRecord(fields: readonly string[], delimiter: Delimiter = ','): string {
+  if (fields.length === 1 && fields[0] === '') return '""';
+  let line = '';
+  for (let k = 0; k < fields.length; k++) line += (k ? delimiter : '') + writeField(fields[k]!, delimiter);
+  return line;
 }

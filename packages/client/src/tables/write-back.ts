@@ -2,7 +2,7 @@ import { categorize } from '../categories';
 import type { PreflightReport } from '../validation/preflight';
 import type { ResultRow } from '../types';
 import type { TableList } from './read-table';
-import { writeDelimited, type Delimiter } from './delimited';
+import { writeRecord, type Delimiter } from './delimited';
 
 /** The columns added beside the user's own, in this order. */
 export const RESULT_COLUMNS = ['Category', 'Group', 'Safe to Send', 'Reason', 'Verification'] as const;
@@ -50,62 +50,75 @@ export function writeBackTable(
 ): WrittenBack {
   const byEmail = new Map<string, ResultRow>();
   for (const row of results) byEmail.set(row.email.toLowerCase(), row);
-  // A cell may hold several addresses ("a@x.com; b@y.com"): each is verified, the row shows them all.
-  const addressOf = new Map<number, string[]>();
-  preflight.unique.forEach((email, k) => {
-    const index = preflight.uniqueSourceIndex[k]!;
-    const list = addressOf.get(index);
-    if (list) list.push(email);
-    else addressOf.set(index, [email]);
+  // Per data row: its unique address (an index into preflight.unique), or -1; typed arrays, since maps of
+  // 50,000 small entries keep the garbage collector busy. A cell may hold several addresses ("a@x.com;
+  // b@y.com"): each is verified, and the row shows them all (the rare extra ones are kept in `more`).
+  const rowCount = table.rows.length;
+  const uniqueAt = new Int32Array(rowCount).fill(-1);
+  const more = new Map<number, number[]>();
+  preflight.uniqueSourceIndex.forEach((index, k) => {
+    if (index < 0 || index >= rowCount) return;
+    if (uniqueAt[index] === -1) uniqueAt[index] = k;
+    else more.set(index, [...(more.get(index) ?? []), k]);
   });
-  const duplicateOf = new Map<number, number>();
-  for (const d of preflight.duplicates) duplicateOf.set(d.index, d.firstIndex);
+  const duplicateOf = new Int32Array(rowCount).fill(-1);
+  for (const d of preflight.duplicates) if (d.index < rowCount) duplicateOf[d.index] = d.firstIndex;
   const malformed = new Map<number, string>();
   for (const m of preflight.malformed) if (!malformed.has(m.index)) malformed.set(m.index, m.reason);
   const unusable = new Map<number, string>();
   const firstDataRow = table.headerRow + 1;
   for (const u of table.unusable) unusable.set(u.row - firstDataRow, u.reason);
 
-  const counts: WriteBackCounts = { rows: table.rows.length, verified: 0, duplicates: 0, skipped: 0, notVerified: 0, blank: 0 };
+  const counts: WriteBackCounts = { rows: rowCount, verified: 0, duplicates: 0, skipped: 0, notVerified: 0, blank: 0 };
   const notVerified = options.notVerifiedReason ?? 'sent for verification, but no answer was read';
   const width = table.header.length;
-  const verdictCells = (index: number): string[] | undefined => {
-    const found = (addressOf.get(index) ?? []).map((email) => byEmail.get(email.toLowerCase()));
-    if (found.length === 0 || found.some((row) => row === undefined)) return undefined;
-    const verdicts = (found as ResultRow[]).map((row) => ({ ...categorize(row.details), reason: row.reason ?? '' }));
-    const join = (pick: (v: (typeof verdicts)[number]) => string): string => verdicts.map(pick).join(' | ');
-    return [join((v) => v.category), join((v) => v.group), join((v) => (v.safeToSend ? 'TRUE' : 'FALSE')), join((v) => v.reason)];
+  const verdictOf = (row: ResultRow): string[] => {
+    const { category, group, safeToSend } = categorize(row.details);
+    return [category, group, safeToSend ? 'TRUE' : 'FALSE', row.reason ?? ''];
   };
-  const out: string[][] = [[...table.header, ...RESULT_COLUMNS]];
+  const answerOf = (k: number): ResultRow | undefined => byEmail.get(preflight.unique[k]!.toLowerCase());
+  const verdictCells = (index: number): string[] | undefined => {
+    const k = uniqueAt[index]!;
+    if (k < 0) return undefined;
+    const extra = more.get(index);
+    if (!extra) {
+      const row = answerOf(k);
+      return row ? verdictOf(row) : undefined;
+    }
+    const found = [k, ...extra].map(answerOf);
+    if (found.some((row) => row === undefined)) return undefined;
+    const verdicts = (found as ResultRow[]).map(verdictOf);
+    return [0, 1, 2, 3].map((c) => verdicts.map((v) => v[c]).join(' | '));
+  };
+  const delimiter = options.delimiter ?? ',';
+  // Written line by line: 50,000 rows as arrays of arrays first would mostly keep the garbage collector busy.
+  const lines: string[] = [writeRecord([...table.header, ...RESULT_COLUMNS], delimiter)];
   for (let i = 0; i < table.rows.length; i++) {
-    const cells = table.rows[i]!.slice(0, Math.max(width, table.rows[i]!.length));
-    while (cells.length < width) cells.push('');
-    let added: string[];
-    if (addressOf.has(i)) {
+    const cells = table.rows[i]!.length >= width ? table.rows[i]!.slice() : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
+    if (uniqueAt[i]! >= 0) {
       const verdict = verdictCells(i);
       if (verdict) {
         counts.verified++;
-        added = [...verdict, 'verified'];
+        cells.push(...verdict, 'verified');
       } else {
         counts.notVerified++;
-        added = ['', '', '', `Not verified: ${notVerified}`, 'not_verified'];
+        cells.push('', '', '', `Not verified: ${notVerified}`, 'not_verified');
       }
-    } else if (duplicateOf.has(i)) {
-      const first = duplicateOf.get(i)!;
+    } else if (duplicateOf[i]! >= 0) {
+      const first = duplicateOf[i]!;
       const verdict = verdictCells(first);
       counts.duplicates++;
-      added = verdict
-        ? [...verdict, 'duplicate']
-        : ['', '', '', `Same address as row ${rowNumberOf(table, first)}, which was not verified: ${notVerified}`, 'duplicate'];
+      if (verdict) cells.push(...verdict, 'duplicate');
+      else cells.push('', '', '', `Same address as row ${rowNumberOf(table, first)}, which was not verified: ${notVerified}`, 'duplicate');
     } else {
       counts.skipped++;
       const reason = malformed.get(i) ?? unusable.get(i);
       if (reason === undefined) counts.blank++;
-      added = ['', '', '', reason === undefined ? '' : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`, 'skipped'];
+      cells.push('', '', '', reason === undefined ? '' : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`, 'skipped');
     }
-    out.push([...cells, ...added]);
+    lines.push(writeRecord(cells, delimiter));
   }
-  return { text: writeDelimited(out, options.delimiter ?? ','), counts };
+  return { text: `${lines.join('\r\n')}\r\n`, counts };
 }
 
 /** The spreadsheet row number of data row `index`. */

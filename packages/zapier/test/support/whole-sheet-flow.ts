@@ -92,6 +92,8 @@ export interface FlowRun {
   error?: StepOutcome['error'];
   /** The sheet written back: the results file as the Google Drive step would convert it. */
   sheet?: string[][];
+  /** Milliseconds each app step took (perform, then performResume): Zapier stops a step at 30 s. */
+  stepMs: number[];
   /** Tasks billed: Verify File and Wait, then Google Drive "Upload File" (the trigger is free). */
   tasks: number;
   /** Requests the service received during the run. */
@@ -128,20 +130,27 @@ export async function runWholeSheetZap(
       wallMs: Date.now() - started,
     };
   };
-  let step = await runStep(side, `${FILE_CREATE}.perform`, { inputData: input });
+  const stepMs: number[] = [];
+  const timed = async (method: string, bundle: Record<string, unknown>): Promise<StepOutcome> => {
+    const at = Date.now();
+    const outcome = await runStep(side, method, bundle);
+    stepMs.push(Date.now() - at);
+    return outcome;
+  };
+  let step = await timed(`${FILE_CREATE}.perform`, { inputData: input });
   if (step.status === 'CALLBACK' && step.results) {
     const jobIds = step.results.job_ids as string[];
     const rawRequest = await callbackFor(side.receiver, jobIds[jobIds.length - 1]!);
-    step = await runStep(side, `${FILE_CREATE}.performResume`, { inputData: input, outputData: step.results, rawRequest });
+    step = await timed(`${FILE_CREATE}.performResume`, { inputData: input, outputData: step.results, rawRequest });
   }
-  if (!step.results) return finishRun({ error: step.error, tasks: 0 });
+  if (!step.results) return finishRun({ error: step.error, tasks: 0, stepMs });
   let tasks = 1;
   const fileUrlOut = String(step.results.results_file);
   const response = await fetch(fileUrlOut);
   if (!response.ok) throw new Error(`the results file could not be downloaded: HTTP ${response.status}`);
   const sheet = parseDelimited(await response.text(), ',').records.map((r) => r.fields);
   tasks += 1;
-  return finishRun({ output: step.results, sheet, tasks });
+  return finishRun({ output: step.results, sheet, tasks, stepMs });
 }
 
 /** The per-row pattern peers force: Verify Email Address for one row (its update step is one more task). */
