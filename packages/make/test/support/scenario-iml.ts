@@ -1,0 +1,293 @@
+/**
+ * The formulas of a Make scenario's mappings and filters ("{{3.email}}", "{{map(4.array; \"email\")}}"),
+ * limited to what the example blueprints use, so a blueprint can run in the scenario runner. This is
+ * the scenario side of IML: arguments separated by ";", module outputs named by module id, and the
+ * functions from Make's function reference. The app's own IML (commas, `parameters`, `body`) is
+ * test/support/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
+ *
+ * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
+ * https://www.make.com/en/help/functions/array-functions (map, first, add, deduplicate, length; "The
+ * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions (lower,
+ * trim, startsWith), https://www.make.com/en/help/functions/math-functions (ceil, max).
+ */
+
+export class ScenarioImlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioImlError';
+  }
+}
+
+/** Module outputs by module id: what a formula can read as `3.email`. */
+export type BundleContext = Record<number, Record<string, unknown>>;
+
+type Tok = { k: 'num' | 'str' | 'id' | 'op'; v: string };
+type Node =
+  | { t: 'lit'; v: unknown }
+  | { t: 'ref'; module: number; path: string[] }
+  | { t: 'call'; name: string; args: Node[] }
+  | { t: 'bin'; op: string; l: Node; r: Node };
+
+function tokenize(src: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (/\s/.test(c)) i++;
+    else if (c === '"') {
+      const end = src.indexOf('"', i + 1);
+      if (end < 0) throw new ScenarioImlError(`unterminated text in ${src}`);
+      out.push({ k: 'str', v: src.slice(i + 1, end) });
+      i = end + 1;
+    } else if (/[0-9]/.test(c)) {
+      // A number, or a module reference such as 3.email (id, dot, then a name).
+      const m = /^[0-9]+(\.[0-9]+(?![A-Za-z_]))?/.exec(src.slice(i))!;
+      out.push({ k: 'num', v: m[0] });
+      i += m[0].length;
+    } else if (/[A-Za-z_]/.test(c)) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))!;
+      out.push({ k: 'id', v: m[0] });
+      i += m[0].length;
+    } else if (src.startsWith('!=', i)) {
+      out.push({ k: 'op', v: '!=' });
+      i += 2;
+    } else if ('=;().+-*/'.includes(c)) {
+      out.push({ k: 'op', v: c });
+      i++;
+    } else throw new ScenarioImlError(`"${c}" is not supported by the scenario runner (in ${src})`);
+  }
+  return out;
+}
+
+const KEYWORDS: Record<string, unknown> = {
+  true: true,
+  false: false,
+  null: null,
+  emptyarray: [],
+  emptystring: '',
+};
+
+/** Formulas are parsed once: a 50,000-row run evaluates the same few formulas for every bundle. */
+const parsed = new Map<string, Node>();
+function parse(src: string): Node {
+  let node = parsed.get(src);
+  if (!node) parsed.set(src, (node = parseUncached(src)));
+  return node;
+}
+
+function parseUncached(src: string): Node {
+  const toks = tokenize(src);
+  let p = 0;
+  const peek = () => toks[p];
+  const eat = (v: string) => {
+    const t = toks[p];
+    if (!t || t.k !== 'op' || t.v !== v) throw new ScenarioImlError(`expected "${v}" in ${src}`);
+    p++;
+  };
+  const primary = (): Node => {
+    const t = toks[p++];
+    if (!t) throw new ScenarioImlError(`unexpected end of ${src}`);
+    if (t.k === 'str') return { t: 'lit', v: t.v };
+    if (t.k === 'op' && t.v === '(') {
+      const n = expr();
+      eat(')');
+      return n;
+    }
+    if (t.k === 'num') {
+      const next = peek();
+      if (next?.k === 'op' && next.v === '.' && toks[p + 1]?.k === 'id') {
+        const path: string[] = [];
+        while (peek()?.k === 'op' && peek()!.v === '.' && toks[p + 1] && toks[p + 1]!.k !== 'op') {
+          p++;
+          path.push(toks[p++]!.v);
+        }
+        return { t: 'ref', module: Number(t.v), path };
+      }
+      return { t: 'lit', v: Number(t.v) };
+    }
+    if (t.k === 'id') {
+      if (peek()?.k === 'op' && peek()!.v === '(') {
+        p++;
+        const args: Node[] = [];
+        if (!(peek()?.k === 'op' && peek()!.v === ')')) {
+          args.push(expr());
+          while (peek()?.k === 'op' && peek()!.v === ';') {
+            p++;
+            args.push(expr());
+          }
+        }
+        eat(')');
+        return { t: 'call', name: t.v, args };
+      }
+      if (t.v in KEYWORDS) return { t: 'lit', v: KEYWORDS[t.v] };
+    }
+    throw new ScenarioImlError(`"${t.v}" is not something the scenario runner knows (in ${src})`);
+  };
+  const level = (ops: string[], next: () => Node) => (): Node => {
+    let l = next();
+    while (peek()?.k === 'op' && ops.includes(peek()!.v)) {
+      const op = toks[p++]!.v;
+      l = { t: 'bin', op, l, r: next() };
+    }
+    return l;
+  };
+  const mul = level(['*', '/'], primary);
+  const add = level(['+', '-'], mul);
+  const expr = level(['=', '!='], add);
+  const n = expr();
+  if (p !== toks.length) throw new ScenarioImlError(`unexpected "${toks[p]!.v}" in ${src}`);
+  return n;
+}
+
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+const asText = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+function asArray(v: unknown, fn: string): unknown[] {
+  if (!Array.isArray(v)) throw new ScenarioImlError(`${fn}() needs an array, got ${asText(v).slice(0, 60)}`);
+  return v;
+}
+function asNumber(v: unknown, fn: string): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (v === '' || v === null || v === undefined || Number.isNaN(n))
+    throw new ScenarioImlError(`${fn} needs a number, got ${asText(v)}`);
+  return n;
+}
+
+/** Make's arrays are 1-based in paths and get() (array-functions: "The first item in an array is index 1"). */
+function stepInto(obj: unknown, key: string): unknown {
+  if (obj === undefined || obj === null) return undefined;
+  if (Array.isArray(obj) && /^[0-9]+$/.test(key)) {
+    const n = Number(key);
+    if (n < 1) throw new ScenarioImlError(`arrays are 1-based in Make; index ${n} is not an element`);
+    return obj[n - 1];
+  }
+  return (obj as Record<string, unknown>)[key];
+}
+
+/**
+ * map(array; key; filterKey; values) filters on `filterKey` being one of the comma-separated
+ * `values`. Scanning 50,000 items once per row would make the runner quadratic, so the items are
+ * indexed once per array and key; the answer is the same as a scan.
+ */
+const mapIndex = new WeakMap<unknown[], Map<string, Map<string, unknown[]>>>();
+function itemsWhere(arr: unknown[], filterKey: string, value: string): unknown[] {
+  let byKey = mapIndex.get(arr);
+  if (!byKey) mapIndex.set(arr, (byKey = new Map()));
+  let index = byKey.get(filterKey);
+  if (!index) {
+    index = new Map();
+    for (const item of arr) {
+      const k = asText((item as Record<string, unknown>)?.[filterKey]);
+      const list = index.get(k);
+      if (list) list.push(item);
+      else index.set(k, [item]);
+    }
+    byKey.set(filterKey, index);
+  }
+  return index.get(value) ?? [];
+}
+
+type Fn = (args: unknown[]) => unknown;
+const FUNCTIONS: Record<string, Fn> = {
+  ifempty: ([a, b]) => (isEmpty(a) ? b : a),
+  get: ([obj, path]) =>
+    asText(path)
+      .split('.')
+      .reduce<unknown>((o, k) => stepInto(o, k), obj),
+  map: ([arr, key, filterKey, values]) => {
+    const items = asArray(arr, 'map');
+    const picked =
+      filterKey === undefined
+        ? items
+        : asText(values)
+            .split(',')
+            .flatMap((v) => itemsWhere(items, asText(filterKey), v));
+    return picked
+      .map((item) =>
+        item && typeof item === 'object' ? (item as Record<string, unknown>)[asText(key)] : undefined,
+      )
+      .filter((v) => v !== undefined);
+  },
+  first: ([arr]) => asArray(arr, 'first')[0],
+  add: ([arr, ...values]) => [...asArray(arr, 'add'), ...values],
+  deduplicate: ([arr]) => [...new Set(asArray(arr, 'deduplicate'))],
+  length: ([v]) => (typeof v === 'string' ? v.length : asArray(v, 'length').length),
+  lower: ([v]) => asText(v).toLowerCase(),
+  trim: ([v]) => asText(v).trim(),
+  startsWith: ([v, s]) => asText(v).startsWith(asText(s)),
+  ceil: ([v]) => Math.ceil(asNumber(v, 'ceil()')),
+  max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
+};
+export const SCENARIO_FUNCTIONS: readonly string[] = ['if', ...Object.keys(FUNCTIONS)];
+
+function run(n: Node, ctx: BundleContext): unknown {
+  switch (n.t) {
+    case 'lit':
+      return Array.isArray(n.v) ? [] : n.v;
+    case 'ref': {
+      if (!(n.module in ctx))
+        throw new ScenarioImlError(
+          `module ${n.module}'s output is not available here (available: ${Object.keys(ctx).join(', ') || 'none'})`,
+        );
+      return n.path.reduce<unknown>((o, k) => stepInto(o, k), ctx[n.module]);
+    }
+    case 'call': {
+      if (n.name === 'if') {
+        const [c, a, b] = n.args;
+        const v = run(c!, ctx);
+        return v !== false && !isEmpty(v) && v !== 0 ? run(a!, ctx) : b ? run(b, ctx) : undefined;
+      }
+      const fn = FUNCTIONS[n.name];
+      if (!fn) throw new ScenarioImlError(`${n.name}() is not a function the scenario runner knows`);
+      return fn(n.args.map((a) => run(a, ctx)));
+    }
+    case 'bin': {
+      const l = run(n.l, ctx);
+      const r = run(n.r, ctx);
+      if (n.op === '=') return asText(l) === asText(r);
+      if (n.op === '!=') return asText(l) !== asText(r);
+      const a = asNumber(l, `"${n.op}"`);
+      const b = asNumber(r, `"${n.op}"`);
+      return n.op === '+' ? a + b : n.op === '-' ? a - b : n.op === '*' ? a * b : a / b;
+    }
+  }
+}
+
+/** The module ids a formula reads (for the blueprint check: every reference must be an earlier module). */
+export function moduleRefs(value: unknown): { module: number; path: string[] }[] {
+  const out: { module: number; path: string[] }[] = [];
+  const visit = (n: Node) => {
+    if (n.t === 'ref') out.push({ module: n.module, path: n.path });
+    if (n.t === 'call') n.args.forEach(visit);
+    if (n.t === 'bin') {
+      visit(n.l);
+      visit(n.r);
+    }
+  };
+  for (const expr of formulasIn(value)) visit(parse(expr));
+  return out;
+}
+
+function formulasIn(value: unknown): string[] {
+  if (typeof value === 'string') return [...value.matchAll(/\{\{([\s\S]*?)\}\}/g)].map((m) => m[1]!);
+  if (Array.isArray(value)) return value.flatMap(formulasIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(formulasIn);
+  return [];
+}
+
+/**
+ * Evaluates a mapped value: a text that is exactly one "{{formula}}" gives the formula's value, a text
+ * with several parts gives text, and objects and arrays are mapped field by field.
+ */
+export function evaluateMapping(value: unknown, ctx: BundleContext): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\{\{([\s\S]*)\}\}$/.exec(value);
+    if (whole && !whole[1]!.includes('}}')) return run(parse(whole[1]!), ctx);
+    return value.replace(/\{\{([\s\S]*?)\}\}/g, (_, e: string) => asText(run(parse(e), ctx)));
+  }
+  if (Array.isArray(value)) return value.map((v) => evaluateMapping(v, ctx));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, evaluateMapping(v, ctx)]));
+  return value;
+}

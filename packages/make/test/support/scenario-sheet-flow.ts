@@ -1,0 +1,132 @@
+/**
+ * The whole-sheet flow of examples/ run end to end against a sandbox: part 1 (read the list, submit
+ * one bulk job), the job's completion webhook as the service sends it (signed), then part 2 (read the
+ * results in rounds of 3,000 rows and append them to the Verified tab). Used by the whole-sheet test
+ * and by bench/sheet-make.ts, so both count the same runs.
+ */
+import { join } from 'node:path';
+import { buildWebhookDelivery } from '@evf/client';
+import type { Sandbox } from '@evf/sandbox';
+import { receiveWebhook, type MakeConnection } from './make-runtime';
+import { loadBlueprint, runScenario, type Blueprint, type ScenarioRun } from './scenario';
+import { RESULTS_TAB, STATE_CELL, SheetModel } from './scenario-sheets';
+
+export const EXAMPLES = join(__dirname, '..', '..', 'examples');
+export const SPREADSHEET_ID = 'YOUR_SPREADSHEET_ID';
+
+export function blueprints(): { submit: Blueprint; writeBack: Blueprint } {
+  return {
+    submit: loadBlueprint(join(EXAMPLES, 'whole-sheet-1-submit.blueprint.json')),
+    writeBack: loadBlueprint(join(EXAMPLES, 'whole-sheet-2-write-back.blueprint.json')),
+  };
+}
+
+/**
+ * A list of `rows` rows as users paste them: unique addresses of every outcome the sandbox knows (its
+ * prefixes pick the outcome), with `duplicates` of earlier rows in other letter case and `malformed`
+ * rows that are not addresses.
+ */
+export function leadList(rows: number, duplicates: number, malformed: number): string[] {
+  const prefixes = [
+    '',
+    '',
+    '',
+    '',
+    'valid',
+    'invalid',
+    'catchall',
+    'full',
+    'unknown',
+    'info',
+    'temp',
+    'trap',
+    'disabled',
+    'notverified',
+  ];
+  const unique = rows - duplicates - malformed;
+  const list: string[] = [];
+  for (let i = 0; i < unique; i++) list.push(`${prefixes[i % prefixes.length]}lead${i}@company${i % 97}.com`);
+  for (let i = 0; i < duplicates; i++) list.push(`  ${list[i * 7]!.toUpperCase()} `);
+  for (let i = 0; i < malformed; i++) list.push(i % 2 ? `lead${i} at company.com` : `lead${i}@`);
+  // Interleave so duplicates and malformed rows sit among the others, as in a real export.
+  return list
+    .map((a, i) => ({ a, k: (i * 7919) % list.length }))
+    .sort((x, y) => x.k - y.k)
+    .map((x) => x.a);
+}
+
+export function newSheet(list: string[]): SheetModel {
+  const sheet = new SheetModel(SPREADSHEET_ID);
+  sheet.fillList(list);
+  return sheet;
+}
+
+/** The job id part 1 noted in Verified!J1 ("running: <id>"), or undefined. */
+export function notedJob(sheet: SheetModel): string | undefined {
+  const cell = sheet.cells(RESULTS_TAB)[0]?.[STATE_CELL.charCodeAt(0) - 65] ?? '';
+  return cell.startsWith('running: ') ? cell.slice('running: '.length) : undefined;
+}
+
+export async function waitForJob(sb: Sandbox, jobId: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!sb.job(jobId)?.terminal) {
+    if (Date.now() > until) throw new Error(`job ${jobId} did not finish in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The job's completion delivery, signed as the service signs it, through the app's webhook. */
+export function webhookBundleFor(sb: Sandbox, jobId: string): unknown {
+  const job = sb.job(jobId)!;
+  const failed = job.status === 'failed';
+  const delivery = buildWebhookDelivery({
+    body: {
+      event: failed ? 'job.failed' : 'job.completed',
+      job_id: job.job_id,
+      status: failed ? 'failed' : 'completed',
+      total_emails: job.total_emails,
+      processed_emails: job.processed,
+      verdicts: job.verdicts,
+      created_at: job.created_at,
+      completed_at: job.completed_at!,
+      results_url: `/v1/jobs/${job.job_id}/results`,
+      ...(failed ? { error: job.error ?? 'failed' } : {}),
+    },
+    secret: sb.webhookSecret,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  const outcome = receiveWebhook('jobFinished', delivery);
+  if (outcome.status !== 200 || outcome.bundle === undefined)
+    throw new Error(`the webhook refused a genuine delivery (${outcome.status})`);
+  return outcome.bundle;
+}
+
+export interface FlowRun {
+  submit: ScenarioRun;
+  writeBack?: ScenarioRun;
+  jobId?: string;
+}
+
+/**
+ * Part 1, then (when it submitted a job) the wait for the job and part 2 started by its webhook.
+ * `beforeWait` runs once the job exists (a test arms a failure there).
+ */
+export async function runWholeSheet(
+  sb: Sandbox,
+  sheet: SheetModel,
+  beforeWait?: (jobId: string) => void,
+): Promise<FlowRun> {
+  const { submit, writeBack } = blueprints();
+  const connection: MakeConnection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
+  const first = await runScenario(submit, { connection, sheets: sheet });
+  const jobId = notedJob(sheet);
+  if (!first.serviceRequests.some((r) => r.method === 'POST') || !jobId) return { submit: first };
+  beforeWait?.(jobId);
+  await waitForJob(sb, jobId);
+  const second = await runScenario(writeBack, {
+    connection,
+    sheets: sheet,
+    webhookBundle: webhookBundleFor(sb, jobId),
+  });
+  return { submit: first, writeBack: second, jobId };
+}
