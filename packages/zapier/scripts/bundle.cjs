@@ -5,6 +5,7 @@
 // `--release` (run by `zapier-platform push` through the `_zapier-build` script) writes the production
 // address into the bundle and refuses to build without one, or with one that is not https: a pushed app
 // must never send keys to a default or plain-http address.
+const Module = require('node:module');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -16,19 +17,43 @@ const outfile = outfileArg
   ? path.resolve(outfileArg.slice('--outfile='.length))
   : path.join(root, 'dist/index.js');
 
-/** The reason a release address is refused, or null when it is fine. */
+/**
+ * The client's base-URL rule (its adapter kit's baseUrlProblem), loaded from the client's TypeScript
+ * source the way the app bundle is built, so the release check and the app never hold two copies of it.
+ */
+function clientBaseUrlProblem() {
+  const { outputFiles } = esbuild.buildSync({
+    stdin: {
+      contents: "module.exports = require('@evf/client').baseUrlProblem;",
+      resolveDir: root,
+      loader: 'js',
+    },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    conditions: ['source'],
+    logLevel: 'warning',
+  });
+  const loaded = new Module('evf-client-base-url', module);
+  loaded._compile(outputFiles[0].text, path.join(root, 'evf-client-base-url.cjs'));
+  return loaded.exports;
+}
+
+/** Release words for each of the client's rules; a release allows no plain http, not even to loopback. */
 function releaseUrlProblem(value) {
-  if (!value)
-    return 'EVF_BASE_URL is not set; a release build needs the production address (https://<host>/api).';
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    return `EVF_BASE_URL (${value}) is not a URL.`;
+  const problem = clientBaseUrlProblem()(value, { allowLoopbackHttp: false });
+  if (!problem) return null;
+  switch (problem.rule) {
+    case 'required':
+      return 'EVF_BASE_URL is not set; a release build needs the production address (https://<host>/api).';
+    case 'syntax':
+      return `EVF_BASE_URL (${value}) is not a URL.`;
+    case 'credentials':
+      return 'EVF_BASE_URL must not contain a user name or password; the API key travels in its own header.';
+    default:
+      return `EVF_BASE_URL must be an https:// address for a release; got ${problem.got}.`;
   }
-  if (url.protocol !== 'https:')
-    return `EVF_BASE_URL must be an https:// address for a release; got ${url.protocol}//${url.host}.`;
-  return null;
 }
 
 const releaseUrl = release ? (process.env.EVF_BASE_URL ?? '').trim() : '';

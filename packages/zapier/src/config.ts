@@ -1,4 +1,4 @@
-import { InputError, isLoopbackUrl } from '@evf/client';
+import { InputError, baseUrlProblem, type BaseUrlRule } from '@evf/client';
 
 /**
  * The production address, written into the bundle by a release build (`scripts/bundle.cjs --release`,
@@ -9,43 +9,31 @@ declare const __EVF_RELEASE_BASE_URL__: string | undefined;
 const RELEASE_BASE_URL: string | undefined =
   typeof __EVF_RELEASE_BASE_URL__ === 'string' ? __EVF_RELEASE_BASE_URL__ : undefined;
 
+/** Each base-URL rule of the client's adapter kit, in words that point at the app environment. */
+const BASE_URL_WORDS: Record<BaseUrlRule, string> = {
+  required:
+    'No address of the email verification service is set for this app, so nothing was sent. The app owner sets EVF_BASE_URL (https://.../api) in the app environment.',
+  syntax: 'The service address is not a URL; it must look like https://host/api.',
+  credentials:
+    'The service address must not contain a user name or password (the API key travels in its own header), so the API key was not sent.',
+  https:
+    'The service address must start with https:// (plain http only reaches a sandbox on this machine), so the API key was not sent.',
+};
+
 /**
  * The one place the service's base URL comes from: the app environment (`zapier-platform env:set
  * <version> EVF_BASE_URL=https://...`), else the address a release build was made for. There is no
- * silent default: a key must never go to whatever happens to listen on a default address.
+ * silent default: a key must never go to whatever happens to listen on a default address. The rule is
+ * the client's (baseUrlProblem); only the words are Zapier's.
  */
 export function baseUrl(): string {
   const configured = process.env.EVF_BASE_URL?.trim() || RELEASE_BASE_URL;
-  if (!configured) {
-    throw new InputError(
-      'base_url',
-      'required',
-      'No address of the email verification service is set for this app, so nothing was sent. The app owner sets EVF_BASE_URL (https://.../api) in the app environment.',
-    );
+  const problem = baseUrlProblem(configured);
+  if (problem || configured === undefined) {
+    const rule = problem?.rule ?? 'required';
+    throw new InputError('base_url', rule, BASE_URL_WORDS[rule]);
   }
-  assertSafeBaseUrl(configured);
   return configured;
-}
-
-/** The key travels in a header: plain http is allowed only to this machine (a local sandbox). */
-export function assertSafeBaseUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InputError(
-      'base_url',
-      'syntax',
-      'The service address is not a URL; it must look like https://host/api.',
-    );
-  }
-  if (parsed.protocol === 'https:') return;
-  if (parsed.protocol === 'http:' && isLoopbackUrl(url)) return;
-  throw new InputError(
-    'base_url',
-    'https',
-    'The service address must start with https:// (plain http only reaches a sandbox on this machine), so the API key was not sent.',
-  );
 }
 
 /** Zapier stops an action at 30 s; single verification may take the service 30 s, so give up before. */

@@ -1,16 +1,15 @@
 import {
   ApiError,
-  AuthenticationError,
   EvfError,
   InputError,
-  InsufficientCreditsError,
-  NotFoundError,
   PartialSubmissionError,
   RateLimitError,
   ServiceUnavailableError,
   SubmissionUncertainError,
-  UnprocessableError,
   WebhookVerificationError,
+  errorField,
+  errorReason,
+  errorStatus,
 } from '@evf/client';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 
@@ -42,42 +41,15 @@ function waitSeconds(ms: number | undefined): number {
   return ms === undefined ? DEFAULT_THROTTLE_SECONDS : Math.max(1, Math.ceil(ms / 1000));
 }
 
-/**
- * The HTTP status of a client error. Classes may be more or fewer than the statuses (a 403 was an
- * AuthenticationError in client 0.1; client 1.0 adds PermissionDeniedError and BadRequestError), so
- * the mapping decides by status first and by class only where the status says nothing more.
- */
-function statusOf(err: unknown): number | undefined {
-  // Only the client's ApiError: Zapier's own errors carry a status too and pass through unchanged.
-  return err instanceof ApiError ? err.status : undefined;
-}
-
 /** "Nothing there" from the service: a search answers it with no items, Revoke API Key with a result. */
 export function isNotFound(err: unknown): err is ApiError {
-  return err instanceof NotFoundError || statusOf(err) === 404;
-}
-
-/** The service's own reason, when its error body carried one. */
-function serverReason(err: unknown): string | undefined {
-  const reason = (err as { serverMessage?: unknown } | null)?.serverMessage;
-  return typeof reason === 'string' && reason.trim() ? reason.trim() : undefined;
-}
-
-/** The field the service named in a 400/422 body (`{ error: { field } }` or `{ field }`), if any. */
-function fieldNamedBy(err: unknown): string | undefined {
-  const body = (err as { body?: unknown } | null)?.body;
-  if (!body || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  const nested =
-    record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
-  const field = nested.field ?? record.field;
-  return typeof field === 'string' && field ? field : undefined;
+  return errorStatus(err) === 404;
 }
 
 /** "What happened (HTTP n). The service said: reason" then the Zapier advice. */
 function describe(what: string, err: unknown, advice = ''): string {
-  const status = statusOf(err);
-  const reason = serverReason(err);
+  const status = errorStatus(err);
+  const reason = errorReason(err);
   const said = reason ? ` The service said: "${reason}"` : '';
   const tail = advice ? ` ${advice}` : '';
   return `${what}${status === undefined ? '' : ` (HTTP ${status})`}.${said}${tail}`;
@@ -101,10 +73,9 @@ export function toZapierError(z: ZObject, err: unknown): Error {
     return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
   }
   if (err instanceof SubmissionUncertainError) {
-    // Client 1.0 says when the list left and how long it was: what finds the job in the dropdown.
-    const { sentAt, addressCount } = err as unknown as { sentAt?: unknown; addressCount?: unknown };
-    const when = typeof sentAt === 'string' ? ` at ${sentAt}` : '';
-    const size = typeof addressCount === 'number' ? ` of ${addressCount} addresses` : '';
+    // When the list left and how long it was: what finds the job in the dropdown.
+    const when = ` at ${err.sentAt}`;
+    const size = ` of ${err.addressCount} addresses`;
     return new z.errors.HaltedError(
       `The list${size} was sent${when} but no answer came back, so the service may have accepted and charged it. ${CHECK_RECENT_JOBS_ADVICE}`,
     );
@@ -123,7 +94,8 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   if (err instanceof WebhookVerificationError)
     return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
 
-  const status = statusOf(err);
+  // Only the client's ApiError has a status here: Zapier's own errors carry one too and pass through.
+  const status = errorStatus(err);
   if (status === 403) {
     return new z.errors.HaltedError(
       describe(
@@ -133,7 +105,7 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       ),
     );
   }
-  if (status === 401 || err instanceof AuthenticationError) {
+  if (status === 401) {
     return new z.errors.ExpiredAuthError(
       describe(
         "The service refused this connection's API key",
@@ -142,7 +114,7 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       ),
     );
   }
-  if (status === 402 || err instanceof InsufficientCreditsError) {
+  if (status === 402) {
     return new z.errors.HaltedError(
       describe(
         'The account has too few credits for this step',
@@ -151,36 +123,36 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       ),
     );
   }
-  if (status === 429 || err instanceof RateLimitError) {
+  if (err instanceof RateLimitError) {
     return new z.errors.ThrottledError(
       describe(
         "The plan's API allowance is used up for now",
         err,
         'Zapier runs this step again once the allowance resets.',
       ),
-      waitSeconds((err as RateLimitError).retryAfterMs),
+      waitSeconds(err.retryAfterMs),
     );
   }
-  if (status === 503 || err instanceof ServiceUnavailableError) {
+  if (err instanceof ServiceUnavailableError) {
     return new z.errors.ThrottledError(
       describe(
         'The service is not taking new work for now',
         err,
         'Zapier runs this step again after the wait.',
       ),
-      waitSeconds((err as ServiceUnavailableError).retryAfterMs),
+      waitSeconds(err.retryAfterMs),
     );
   }
-  if (status === 400 || status === 422 || err instanceof UnprocessableError) {
-    const field = fieldNamedBy(err);
+  if (status === 400 || status === 422) {
+    const field = errorField(err);
     const label = field ? `${FIELD_LABELS[field] ?? field}: ` : '';
     return new z.errors.Error(
       `${label}${describe('The service refused the request', err, 'Correct the input and run the step again.')}`,
       field ? `invalid_${field}` : status === 400 ? 'bad_request' : 'unprocessable',
-      status ?? 422,
+      status,
     );
   }
-  if (status === 404 || err instanceof NotFoundError) {
+  if (status === 404) {
     return new z.errors.Error(
       describe(
         'Not found',
