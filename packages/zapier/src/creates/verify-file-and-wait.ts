@@ -9,6 +9,7 @@
  * name), their rows are read back, and only the addresses still without an answer are submitted.
  */
 import {
+  AbortedError,
   countByGroup,
   InputError,
   isJobStopped,
@@ -77,16 +78,34 @@ function planOf(table: TableList, name: string | undefined) {
   return { plan, key: `evf-list:${listFingerprint(plan.preflight.unique, name ?? '')}` };
 }
 
+/**
+ * Every row of the list's jobs, read four pages at a time (the jobs have stopped, so their row counts are
+ * fixed) until the deadline. Rows are matched to the table by address, so a read cut short by the
+ * deadline loses nothing: the rows not read are marked, and the next run reads them again.
+ */
 async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number) {
   const client = clientFor(z, bundle);
   const rows: ResultRow[] = [];
   const jobs: Job[] = [];
   let readAll = true;
-  for (const id of jobIds) {
-    const window = await client.resultsWindow(id, { maxRows: MAX_ROWS_PER_LIST, deadline });
-    jobs.push({ ...window.job, status: window.status });
-    rows.push(...window.rows);
-    if (window.end !== 'complete') readAll = false;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+  try {
+    for (const id of jobIds) {
+      const job = await client.getJob(id, { signal: controller.signal });
+      jobs.push(job);
+      let read = 0;
+      for await (const page of client.resultPages(id, { concurrency: 4, follow: false, signal: controller.signal })) {
+        rows.push(...(page.results ?? []));
+        read += page.results?.length ?? 0;
+      }
+      if (!isJobStopped(job) || read < job.processed) readAll = false;
+    }
+  } catch (error) {
+    if (!(error instanceof AbortedError) || !controller.signal.aborted) throw error;
+    readAll = false;
+  } finally {
+    clearTimeout(timer);
   }
   return { rows, jobs, readAll };
 }
