@@ -16,7 +16,9 @@ import {
   listFingerprint,
   planSubmission,
   readTable,
+  RequestTimeoutError,
   SubmissionUncertainError,
+  TimeBudgetSpentError,
   verifyWebhook,
   WebhookVerificationError,
   withCategory,
@@ -102,7 +104,10 @@ async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: 
       if (!isJobStopped(job) || read < job.processed) readAll = false;
     }
   } catch (error) {
-    if (!(error instanceof AbortedError) || !controller.signal.aborted) throw error;
+    // Out of time (the deadline, or a read that timed out after its retries): the file is written with
+    // what was read, and the rows not read say to run the step again. Anything else is a real error.
+    const outOfTime = error instanceof AbortedError || error instanceof RequestTimeoutError || error instanceof TimeBudgetSpentError;
+    if (!outOfTime || jobs.length === 0) throw error;
     readAll = false;
   } finally {
     clearTimeout(timer);
