@@ -6,7 +6,7 @@
  * test/support/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
  *
  * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
- * https://www.make.com/en/help/functions/array-functions (map, first, add, deduplicate, length; "The
+ * https://www.make.com/en/help/functions/array-functions (map, first, add, slice, deduplicate, length; "The
  * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions (lower,
  * trim, startsWith), https://www.make.com/en/help/functions/math-functions (ceil, max).
  */
@@ -211,6 +211,11 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   first: ([arr]) => asArray(arr, 'first')[0],
   add: ([arr, ...values]) => [...asArray(arr, 'add'), ...values],
+  slice: ([arr, start, end]) =>
+    asArray(arr, 'slice').slice(
+      asNumber(start, 'slice()'),
+      end === undefined ? undefined : asNumber(end, 'slice()'),
+    ),
   deduplicate: ([arr]) => [...new Set(asArray(arr, 'deduplicate'))],
   length: ([v]) => (typeof v === 'string' ? v.length : asArray(v, 'length').length),
   lower: ([v]) => asText(v).toLowerCase(),

@@ -108,22 +108,20 @@ export interface FlowRun {
 }
 
 /**
- * Part 1, then (when it submitted a job) the wait for the job and part 2 started by its webhook.
- * `beforeWait` runs once the job exists (a test arms a failure there).
+ * Part 1, then (when it submitted a job) the wait for the job and part 2, started by its webhook.
+ * `flows` replaces the example blueprints (a test's variant).
  */
 export async function runWholeSheet(
   sb: Sandbox,
   sheet: SheetModel,
-  beforeWait?: (jobId: string) => void,
+  flows: { submit: Blueprint; writeBack: Blueprint } = blueprints(),
 ): Promise<FlowRun> {
-  const { submit, writeBack } = blueprints();
   const connection: MakeConnection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
-  const first = await runScenario(submit, { connection, sheets: sheet });
+  const first = await runScenario(flows.submit, { connection, sheets: sheet });
   const jobId = notedJob(sheet);
   if (!first.serviceRequests.some((r) => r.method === 'POST') || !jobId) return { submit: first };
-  beforeWait?.(jobId);
   await waitForJob(sb, jobId);
-  const second = await runScenario(writeBack, {
+  const second = await runScenario(flows.writeBack, {
     connection,
     sheets: sheet,
     webhookBundle: webhookBundleFor(sb, jobId),

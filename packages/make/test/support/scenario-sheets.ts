@@ -33,7 +33,7 @@ export const STATE_CELL = 'J1';
 export const LOOKUP_FORMULA =
   '=ARRAYFORMULA(IF(A2:A="",,IFERROR(VLOOKUP(TRIM(A2:A),Verified!A2:E,{2,3,4,5},FALSE),' +
   'IF(LEFT(Verified!J1,8)="running:","Waiting for "&Verified!J1,' +
-  'IF(Verified!J1="completed","Not submitted: not a valid address (never charged)",' +
+  'IF(Verified!J1="completed","Not submitted (never charged): not a valid address, or left for the next run of part 1",' +
   'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows"))))))';
 
 export class SheetsApiError extends Error {
@@ -132,7 +132,11 @@ export class SheetModel {
       const hit = byAddress.get(address.toLowerCase());
       if (hit) return [row[0]!, ...hit];
       if (state.startsWith('running:')) return [row[0]!, `Waiting for ${state}`];
-      if (state === 'completed') return [row[0]!, 'Not submitted: not a valid address (never charged)'];
+      if (state === 'completed')
+        return [
+          row[0]!,
+          'Not submitted (never charged): not a valid address, or left for the next run of part 1',
+        ];
       if (state === '') return [row[0]!];
       return [row[0]!, `Not verified: the job ${state}. Run part 1 again: it sends only these rows`];
     });
