@@ -13,6 +13,8 @@ import {
 	SubmissionUncertainError,
 	VerificationUncertainError,
 	WebhookVerificationError,
+	errorField,
+	errorStatus,
 } from '@evf/client';
 
 const HINTS: Record<number, string> = {
@@ -22,7 +24,7 @@ const HINTS: Record<number, string> = {
 	403: 'The key is valid but the account may not use the API (any paid plan or top-up gives access). A new key will not help; change the plan in the app.',
 	404: 'Check the ID: it may be mistyped or belong to another account.',
 	408: 'The address could not be verified within 30 seconds. The credit was refunded; try again later, or set "On Timeout" to "Output an Item" to keep going.',
-	422: 'Fix the field named above. Nothing was charged.',
+	422: 'Fix the addresses or fields the service named. Nothing was charged.',
 	429: 'Your plan allowance counts verified addresses. Wait for the reset time, split the work, or upgrade the plan.',
 	503: 'The service paused new jobs. Run the workflow again later.',
 };
@@ -47,6 +49,9 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): Er
 			hint =
 				`${hint ?? ''} The allowance resets at ${new Date(error.retryAt).toISOString()}.`.trim();
 		}
+		// The field the service named in its 400/422 body, in n8n's words: which parameter to fix.
+		const field = errorField(error);
+		if (field) hint = `Field "${field}": ${hint ?? 'fix it and run the node again.'}`;
 		return new NodeApiError(node, response, {
 			message: error.message,
 			description: hint,
@@ -79,8 +84,10 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): Er
 /** The JSON of an error item when "Continue On Fail" is on: message and code, never a secret. */
 export function errorJson(error: unknown): JsonObject {
 	const json: JsonObject = { error: error instanceof Error ? error.message : String(error) };
-	if (error instanceof ApiError) json.httpCode = error.status;
-	if (error instanceof InputError) json.field = error.field;
+	const status = errorStatus(error);
+	if (status !== undefined) json.httpCode = status;
+	const field = errorField(error);
+	if (field) json.field = field;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.description) json.description = error.description;

@@ -15,12 +15,12 @@ import type {
 import { sleep } from 'n8n-workflow';
 import {
 	EmailVerificationClient,
-	TransportError,
 	assertApiKey,
+	failureContextOf,
 	lowerCaseHeaders,
+	transportFailure,
 	type Runtime,
 	type Transport,
-	type TransportFailure,
 } from '@evf/client';
 
 export const CREDENTIAL_TYPE = 'emailVerificationApi';
@@ -85,26 +85,14 @@ export const n8nRuntime: Runtime = {
 	random: () => Math.random(),
 };
 
-/** Network failures as the client expects them: which kind, and whether the request may have left. */
-function toTransportError(error: unknown): TransportError {
-	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-	const code = cause?.code ?? (error as { code?: string } | undefined)?.code ?? '';
-	const message = error instanceof Error ? error.message : String(error);
-	let kind: TransportFailure = 'network';
-	let sent: boolean | 'unknown' = 'unknown';
-	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
-		kind = 'connect';
-		sent = false;
-	} else if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) {
-		kind = 'timeout';
-	} else if (code === 'ERR_CANCELED' || (error instanceof Error && error.name === 'AbortError')) {
-		kind = 'aborted';
-	}
-	return new TransportError(message, { kind, sent, cause: error });
-}
-
+/**
+ * The client's transport over n8n's authenticated HTTP helper. What a failure proves (never sent, or
+ * maybe sent) is the client's adapter kit's decision: n8n wraps axios' error in a NodeApiError, and the
+ * kit reads the system error at the end of that chain.
+ */
 export function n8nTransport(context: RequestContext): Transport {
 	return async (request) => {
+		const failure = failureContextOf(request);
 		const options: IHttpRequestOptions = {
 			method: request.method as IHttpRequestMethods,
 			url: request.url,
@@ -127,7 +115,7 @@ export function n8nTransport(context: RequestContext): Transport {
 				options,
 			)) as FullResponse;
 		} catch (error) {
-			throw toTransportError(error);
+			throw transportFailure(error, failure);
 		}
 		const body = response.body;
 		return {
