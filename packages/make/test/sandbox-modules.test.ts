@@ -246,7 +246,7 @@ describe('Make modules against the sandbox', () => {
       const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
       expect(all).toHaveLength(emails.length);
       expect(new Set(all)).toEqual(new Set(emails));
-    });
+    }, 60_000);
 
     it('a limit of 3,200 with 1,000 rows per page still reads whole pages (3,000), so no row is cut and none comes again', async () => {
       const rounds = await readAll({ limit: 3200, per_page: 1000 });
@@ -254,14 +254,14 @@ describe('Make modules against the sandbox', () => {
       expect(rounds[0]!.bundles).toHaveLength(3000);
       expect(all).toHaveLength(emails.length);
       expect(new Set(all)).toEqual(new Set(emails));
-    });
+    }, 60_000);
 
     it('10 rows per page: 50 pages a run (what Make allows), and the output says so and where to go on', async () => {
       const r = await run('listResults', { job_id: jobId, per_page: 10, limit: 3200 });
       expect(r.requests).toHaveLength(50);
       expect(r.bundles).toHaveLength(500);
       expect(r.bundles.at(-1)).toMatchObject({ next_start_page: 51, rows_after_this_run: 3600 });
-    });
+    }, 60_000);
 
     it('a limit smaller than a page reads one page of that size; odd sizes still cover every row once', async () => {
       const small = await run('listResults', { job_id: jobId, limit: 7 });
@@ -271,7 +271,7 @@ describe('Make modules against the sandbox', () => {
       const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
       expect(all).toHaveLength(emails.length);
       expect(new Set(all)).toEqual(new Set(emails));
-    });
+    }, 60_000);
 
     it('Only this group: the rounds together hold every row of that group exactly once', async () => {
       const rounds = await readAll({ group: 'invalid', per_page: 1000 });
@@ -280,7 +280,7 @@ describe('Make modules against the sandbox', () => {
       expect(all.every((_, i) => rounds.flatMap((r) => r.bundles)[i]!.group === 'invalid')).toBe(true);
       expect(all).toHaveLength(expected.length);
       expect(new Set(all)).toEqual(new Set(expected));
-    });
+    }, 60_000);
   });
 
   it('Check a Bulk Job reads again while the job runs, stops when it has stopped, and always returns inside 40 s', async () => {
@@ -321,7 +321,7 @@ describe('Make modules against the sandbox', () => {
     } finally {
       await slow.close();
     }
-  });
+  }, 60_000);
 
   it('List Bulk Jobs and the job RPC read GET /v1/jobs newest first', async () => {
     const r = await run('listJobs', { limit: 3 });
@@ -370,7 +370,7 @@ describe('Make modules against the sandbox', () => {
     } finally {
       await many.close();
     }
-  });
+  }, 60_000);
 
   it('Get Credit Balance reads credits and subscription', async () => {
     const r = await run('getCredits', {});

@@ -205,7 +205,8 @@ function needArray(v: unknown, fn: string): unknown[] {
 }
 
 function needNumber(v: unknown, fn: string): number {
-  if (typeof v !== 'number' || Number.isNaN(v)) throw new ImlError(`IML: ${fn}() needs numbers, got ${asText(v)}`);
+  if (typeof v !== 'number' || Number.isNaN(v))
+    throw new ImlError(`IML: ${fn}() needs numbers, got ${asText(v)}`);
   return v;
 }
 

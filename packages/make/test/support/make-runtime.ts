@@ -469,7 +469,12 @@ class Run {
       if ((err as Error).name === 'TimeoutError')
         throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
       // RULES.transportFailure: no status, so no error directive applies; Make picks the type.
-      throw new MakeModuleError('ConnectionError', `No answer: ${(err as Error).message}`, 0, true);
+      throw new MakeModuleError(
+        'ConnectionError',
+        `No answer: ${(err as Error).message} (${String((err as { cause?: unknown }).cause)})`,
+        0,
+        true,
+      );
     }
     let text: string;
     try {
