@@ -34,6 +34,7 @@ import { isLoopbackUrl } from './validation/ip';
 import { assertBaseUrl } from './adapter-kit/base-url';
 import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
+import { finishedJobsSince, type FinishedJobs, type FinishedJobsOptions } from './finished-jobs';
 import { resumeAfterMessage, type ResumeInput, type ResumeOutcome } from './webhooks/resume';
 import { readResultsWindow, type ResultsWindow, type ResultsWindowOptions } from './results-window';
 import type {
@@ -291,6 +292,14 @@ export class EmailVerificationClient {
    */
   resultsWindow(jobId: string, options: ResultsWindowOptions): Promise<ResultsWindow> {
     return readResultsWindow(this, jobId, options, () => this.options.runtime.now());
+  }
+
+  /**
+   * Every finished job among those created since a point, newest first, read page by page back to it (or
+   * to the deadline, then `complete: false`): for polling triggers that must not miss a burst.
+   */
+  finishedJobsSince(options: FinishedJobsOptions): Promise<FinishedJobs> {
+    return finishedJobsSince(this, options, () => this.options.runtime.now());
   }
 
   /**

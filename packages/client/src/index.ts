@@ -16,6 +16,7 @@ export type { WaitOptions } from './core/waiting';
 export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields } from './bulk';
 export { planSubmission } from './bulk';
 export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
+export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
 
 // Errors, one class per situation.

@@ -210,7 +210,9 @@ describe('Submit Bulk Verification', () => {
     replyWith(api().post('/v1/verify/bulk'), 'error.402');
     const error = await zapierError(run(steps.bulk, bundle({ emails })));
     expect(error.name).toBe('HaltedError');
-    expect(error.message).toMatch(/^Part of the list was submitted as 1 job\(s\) \(job_part_1\), then the rest stopped; 3 addresses were not sent\./);
+    expect(error.message).toMatch(
+      /^Part of the list was submitted as 1 job\(s\) \(job_part_1\), then the rest stopped; 3 addresses were not sent\./,
+    );
     expect(error.message).not.toMatch(/GET \/v1|Get Many/);
   });
 
@@ -427,6 +429,10 @@ describe('Revoke API Key', () => {
 });
 
 describe('Bulk Job Finished trigger', () => {
+  // The fixture's jobs were created on 2026-01-14/15: poll as if on the next day, inside the look-back.
+  beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-01-16T08:00:00Z')));
+  afterEach(() => jest.restoreAllMocks());
+
   it('returns completed and failed jobs, newest first, with id = job_id', async () => {
     replyWith(api().get('/v1/jobs').query(true), 'jobs-list.200');
     replyWith(api().get('/v1/jobs/job_c41d0b7e9a2f6318'), 'job.failed.200');
@@ -459,6 +465,36 @@ describe('Bulk Job Finished trigger', () => {
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     const out: any = await run(steps.finished, bundle());
     expect(out.map((j: any) => j.id)).toEqual(['job_7f3c2a9e41b84d05']);
+  });
+
+  it('reads the job list page by page back to the look-back point, not only the newest page', async () => {
+    const [a, b, c] = loadFixture<any>('jobs-list.200').body.jobs;
+    const page = (jobs: unknown[], offset: number) => (body: any) => ({ ...body, jobs, limit: 2, offset });
+    replyWith(
+      api()
+        .get('/v1/jobs')
+        .query((q) => q.offset === '0'),
+      'jobs-list.200',
+      page([a, b], 0),
+    );
+    // The last page ends with a job older than the look-back: the reading stops there.
+    const old = { ...c, job_id: 'job_0ld000000000000', created_at: '2026-01-01T00:00:00Z' };
+    replyWith(
+      api()
+        .get('/v1/jobs')
+        .query((q) => q.offset === '2'),
+      'jobs-list.200',
+      page([c, old], 2),
+    );
+    const list = await run(
+      async (z, bnd) =>
+        clientFor(z, bnd).finishedJobsSince({
+          createdSince: Date.parse('2026-01-09T08:00:00Z'),
+          pageSize: 2,
+        }),
+      bundle(),
+    );
+    expect(list).toEqual({ jobs: [a, b, c], complete: true });
   });
 });
 
