@@ -124,9 +124,9 @@ export const RULES = {
       'https://help.make.com/fix-connection-errors (ConnectionError: the app is unavailable); harness bound, since Make documents no type for a dropped connection',
   },
   chargeNotReplayed: {
-    text: "a POST that may have been charged never ends in a type Make reruns by itself, unless the answer is the service's own 429/503 (its JSON error body and its wait header)",
+    text: "a POST that may have been charged never ends in a type Make reruns by itself, unless the answer is the service's own 429/503: the status with its wait header (the spec shows no error body shape)",
     source:
-      "this app's rule (issue 12) over RULES.retriedByMake; the service's wait headers: shared/openapi.yaml (429 X-RateLimit-Reset, 503 Retry-After)",
+      "this app's rule over RULES.retriedByMake; the service's wait headers: shared/openapi.yaml (429 X-RateLimit-Reset, 503 Retry-After)",
   },
 } as const;
 

@@ -501,15 +501,14 @@ class Run {
 }
 
 /**
- * The service's own "not now": 429 with X-RateLimit-Reset or 503 with Retry-After, each with its JSON
- * error body (shared/openapi.yaml). Anything else after a POST left may have been acted on.
+ * The service's own "not now": 429 with X-RateLimit-Reset or 503 with Retry-After (shared/openapi.yaml;
+ * the spec shows no error body shape, so the body decides nothing). Anything else after a POST left may
+ * have been acted on.
  */
 function isServiceNotNow(answer: Answer): boolean {
-  const body = answer.body as { error?: unknown } | undefined;
-  const jsonError =
-    typeof body === 'object' && body !== null && typeof body.error === 'object' && body.error !== null;
-  if (answer.statusCode === 429) return jsonError && answer.headers['x-ratelimit-reset'] !== undefined;
-  if (answer.statusCode === 503) return jsonError && answer.headers['retry-after'] !== undefined;
+  const has = (h: string) => (answer.headers[h] ?? '') !== '';
+  if (answer.statusCode === 429) return has('x-ratelimit-reset');
+  if (answer.statusCode === 503) return has('retry-after');
   return false;
 }
 
