@@ -16,6 +16,7 @@ import { createClient } from '@evf/client/node';
 import vectors from '../../../shared/test-vectors/webhook-vectors.json';
 import * as runner from './harness/n8n-runner';
 import { startReceiver, type Receiver } from './support/receiver';
+import { runMcpSession, type McpStepAnswer, type McpTool } from './support/mcp-client';
 import { waitFor } from './support/timing';
 import { listDir, readText } from './support/files';
 import {
@@ -23,7 +24,10 @@ import {
 	atCurrentTime,
 	credential,
 	evfNode,
+	evfToolNode,
 	id16,
+	mcpTriggerNode,
+	mcpWorkflow,
 	manualStart,
 	report,
 	triggerNode,
@@ -269,6 +273,19 @@ describe.each(runner.matrixVersions())(
 				workflowId: id16('wfresume'),
 				path: `start-${crypto.randomUUID().slice(0, 8)}`,
 			};
+			/** A service that finishes every job the moment it is submitted. */
+			let instant: Sandbox;
+			const instantCredentialId = id16('instcred');
+			const instantResume = {
+				workflowId: id16('wfinst'),
+				path: `instant-${crypto.randomUUID().slice(0, 8)}`,
+			};
+			const mcp = {
+				workflowId: id16('wfmcp'),
+				path: `evf-${crypto.randomUUID().slice(0, 8)}`,
+				token: `mcp-${crypto.randomUUID()}`,
+				credentialId: id16('mcpbear'),
+			};
 
 			beforeAll(async () => {
 				// Real time, so the service's 10 s acknowledgement window applies to n8n as in production; each
@@ -280,6 +297,13 @@ describe.each(runner.matrixVersions())(
 					allowInsecureWebhooks: true,
 				});
 				receiver = await startReceiver();
+				instant = await startSandbox({
+					port: 0,
+					timeScale: 0.01,
+					queueDelayMs: 0,
+					rowsPerSecond: 1_000_000,
+					allowInsecureWebhooks: true,
+				});
 				const port = await runner.freePort();
 				instance = await runner.createInstance({ version, port });
 				runner.installPackage(instance.folder, tarball);
@@ -316,6 +340,14 @@ describe.each(runner.matrixVersions())(
 						baseUrl: sandbox.baseUrl,
 						webhookSecret: sandbox.webhookSecret,
 					}),
+				);
+				credentials.push(
+					credential(instantCredentialId, {
+						apiKey: instant.apiKey,
+						baseUrl: instant.baseUrl,
+						webhookSecret: instant.webhookSecret,
+					}),
+					credential(mcp.credentialId, { token: mcp.token }, 'httpBearerAuth'),
 				);
 				await runner.importCredentials(instance, credentials);
 				const workflows = [...triggers.values()].map((entry) =>
@@ -355,6 +387,86 @@ describe.each(runner.matrixVersions())(
 						report('Report', `${receiver.url}/resumed`, 400),
 					]),
 				);
+				workflows.push(
+					workflow(instantResume.workflowId, 'E2E job finished before the wait', [
+						webhookStart(instantResume.path),
+						evfNode(
+							'Submit And Wait',
+							{
+								resource: 'bulkJob',
+								operation: 'submit',
+								emailSource: 'list',
+								emails: 'valid.n1@example.com\nfull.n2@example.com',
+								waitForCompletion: true,
+								waitMethod: 'webhook',
+								timeoutMinutes: 30,
+								pollIntervalSeconds: 10,
+								waitOutput: 'results',
+								resultOptions: {},
+								options: {},
+							},
+							instantCredentialId,
+							200,
+						),
+						report('Report', `${receiver.url}/instant`, 400),
+					]),
+				);
+				// The tools an agent gets: Verify and the bulk-job reads, their inputs filled by $fromAI.
+				const jobIdFromAi = {
+					__rl: true,
+					mode: 'id',
+					value: "={{ $fromAI('job_id', 'The job ID that Submit or list_jobs gave', 'string') }}",
+				};
+				workflows.push(
+					mcpWorkflow(
+						mcp.workflowId,
+						'E2E MCP server',
+						mcpTriggerNode(mcp.path, mcp.credentialId),
+						[
+							evfToolNode(
+								'verify_email',
+								{
+									resource: 'email',
+									operation: 'verify',
+									email: "={{ $fromAI('email', 'The email address to verify', 'string') }}",
+									options: {},
+								},
+								instantCredentialId,
+								0,
+							),
+							evfToolNode(
+								'get_job',
+								{ resource: 'bulkJob', operation: 'get', jobId: jobIdFromAi },
+								instantCredentialId,
+								200,
+							),
+							evfToolNode(
+								'list_jobs',
+								{
+									resource: 'bulkJob',
+									operation: 'getMany',
+									returnAll: false,
+									limit: 5,
+									filters: {},
+								},
+								instantCredentialId,
+								400,
+							),
+							evfToolNode(
+								'get_results',
+								{
+									resource: 'bulkJob',
+									operation: 'getResults',
+									jobId: jobIdFromAi,
+									returnAll: true,
+									sheetFields: true,
+								},
+								instantCredentialId,
+								600,
+							),
+						],
+					),
+				);
 				await runner.importWorkflows(instance, workflows);
 				for (const wf of workflows) await runner.publishWorkflow(instance, String(wf.id));
 				server = await runner.startN8n({ instance });
@@ -374,6 +486,7 @@ describe.each(runner.matrixVersions())(
 				await server?.stop();
 				await receiver?.close();
 				await sandbox?.close();
+				await instant?.close();
 				if (instance) runner.removeInstance(instance);
 			});
 
@@ -504,6 +617,143 @@ describe.each(runner.matrixVersions())(
 				// The job's one delivery to the resume URL was acknowledged at the first attempt.
 				const acknowledged = sandbox.webhookAttempts.filter((a) => a.outcome === 'acknowledged');
 				expect(acknowledged.length).toBeGreaterThanOrEqual(2);
+			});
+
+			it('a job the service finishes at once, before the execution could wait for it, continues the execution exactly once', async () => {
+				// Published workflows are activated after the server answers: 404 until this one is.
+				let status = 0;
+				await waitFor(
+					async () => {
+						status = (
+							await fetch(`${server.url}/webhook/${instantResume.path}`, {
+								method: 'POST',
+								headers: { 'content-type': 'application/json' },
+								body: '{}',
+							})
+						).status;
+						return status !== 404;
+					},
+					{ timeoutMs: 120_000, what: 'the workflow active' },
+				);
+				expect(status).toBe(200);
+				const first = JSON.parse(
+					(await receiver.next(120_000, (d) => d.url === '/instant')).rawBody,
+				) as Row;
+				const jobId = String(first.job_id);
+				// The rows came without the service's second attempt (2 s later): n8n refused the first one
+				// while the execution ran, and the node had read the finished job itself.
+				const attemptsThen = instant.webhookAttempts.filter((a) => a.jobId === jobId);
+				expect(attemptsThen.every((a) => a.attempt === 1)).toBe(true);
+				await receiver.next(30_000, (d) => d.url === '/instant');
+				// Later attempts of the delivery resume nothing: n8n answers that the execution finished.
+				await waitFor(() => instant.webhookAttempts.filter((a) => a.jobId === jobId).length >= 2, {
+					timeoutMs: 60_000,
+					what: 'a second delivery attempt',
+				});
+				await sleep(3000);
+				const rowsReported = receiver.deliveries
+					.filter((d) => d.url === '/instant')
+					.map((d) => JSON.parse(d.rawBody) as Row)
+					.map((r) => [r.email, r.category]);
+				expect(rowsReported).toEqual([
+					['valid.n1@example.com', 'Valid'],
+					['full.n2@example.com', 'Inbox Full'],
+				]);
+				expect(
+					instant.webhookAttempts
+						.filter((a) => a.jobId === jobId)
+						.map((a) => [a.outcome, a.status]),
+				).not.toContainEqual(['acknowledged', 200]);
+			});
+
+			it("serves this package's tools to a real MCP client through the MCP Server Trigger: described for agents, Verify and the bulk-job reads answer from the service, bad input is a readable tool error with nothing charged", async () => {
+				const url = `${server.url}/mcp/${mcp.path}`;
+				const client = createClient({ apiKey: instant.apiKey, baseUrl: instant.baseUrl });
+				// A finished job for the bulk-job reads.
+				const submission = await client.submitList({
+					emails: ['valid.m2@example.com', 'invalid.m3@example.com'],
+				});
+				const jobId = submission.jobs[0].job_id;
+				await client.waitForJob(jobId, { intervalMs: 1000, timeoutMs: 60_000 });
+				const creditsBefore = (await client.getCredits()).credits;
+
+				// Bearer auth: without the token the endpoint refuses the client.
+				const refused = await runMcpSession({
+					url,
+					token: 'wrong-token',
+					transport: 'streamable-http',
+					steps: [{ kind: 'list' }],
+				});
+				expect(refused.answers).toEqual([]);
+				expect(refused.error).toBeDefined();
+
+				const session = await runMcpSession({
+					url,
+					token: mcp.token,
+					transport: 'streamable-http',
+					steps: [
+						{ kind: 'list' },
+						{ kind: 'call', name: 'verify_email', args: { email: 'valid.m1@example.com' } },
+						{ kind: 'call', name: 'verify_email', args: { email: 'not an address' } },
+						{ kind: 'call', name: 'list_jobs', args: {} },
+						{ kind: 'call', name: 'get_job', args: { job_id: jobId } },
+						{ kind: 'call', name: 'get_results', args: { job_id: jobId } },
+						{ kind: 'call', name: 'get_job', args: { job_id: 'job_does_not_exist' } },
+					],
+				});
+				expect(session.error).toBeUndefined();
+				const [listed, verified, bad, jobs, job, results, unknown] = session.answers as [
+					Extract<McpStepAnswer, { kind: 'list' }>,
+					...Array<Extract<McpStepAnswer, { kind: 'call' }>>,
+				];
+				const tools = new Map<string, McpTool>(listed.tools.map((t) => [t.name, t]));
+				expect([...tools.keys()].sort()).toEqual([
+					'get_job',
+					'get_results',
+					'list_jobs',
+					'verify_email',
+				]);
+				// What each tool does, costs and needs, in the description the model reads.
+				expect(tools.get('verify_email')?.description).toMatch(
+					/^Verify one email address for 1 credit given the address/,
+				);
+				expect(tools.get('get_results')?.description).toMatch(/given its job ID for free/);
+				expect(tools.get('list_jobs')?.description).toMatch(/^Get many bulk jobs .* for free/);
+				// $fromAI makes the tool's input: the model sees the field and what to put in it.
+				expect(tools.get('verify_email')?.inputSchema).toMatchObject({
+					properties: { email: { type: 'string', description: 'The email address to verify' } },
+				});
+				expect(tools.get('get_job')?.inputSchema).toMatchObject({
+					properties: { job_id: { type: 'string' } },
+				});
+
+				expect(verified).toMatchObject({ isError: false });
+				expect(verified.text).toContain('"category":"Valid"');
+				expect(verified.text).toContain('"group":"safe_to_send"');
+				expect(verified.text).toContain('"safe_to_send":true');
+				expect(bad.isError).toBe(true);
+				expect(bad.text).toContain('not an address');
+				// One credit for the one real verification; the malformed address cost nothing.
+				expect((await client.getCredits()).credits).toBe(creditsBefore - 1);
+
+				expect(jobs).toMatchObject({ isError: false });
+				expect(jobs.text).toContain(jobId);
+				expect(job.text).toContain('"status":"completed"');
+				expect(results).toMatchObject({ isError: false });
+				expect(results.text).toContain('"email":"valid.m2@example.com"');
+				expect(results.text).toContain('"group":"invalid"');
+				expect(unknown.isError).toBe(true);
+				expect(unknown.text).toMatch(/job_does_not_exist|not found/i);
+
+				// The same server over SSE, the transport older MCP hosts use.
+				const sse = await runMcpSession({
+					url,
+					token: mcp.token,
+					transport: 'sse',
+					steps: [{ kind: 'call', name: 'verify_email', args: { email: 'valid.m4@example.com' } }],
+				});
+				expect(sse.error).toBeUndefined();
+				expect(sse.answers[0]).toMatchObject({ kind: 'call', isError: false });
 			});
 		});
 	},

@@ -106,8 +106,46 @@ export function workflow(id: string, name: string, nodes: Row[]): Row {
 	};
 }
 
-export function credential(id: string, data: Row): Row {
-	return { id, name: id, type: 'emailVerificationApi', data };
+export function credential(id: string, data: Row, type = 'emailVerificationApi'): Row {
+	return { id, name: id, type, data };
+}
+
+/** n8n's MCP Server Trigger (version 2: Streamable HTTP on POST, SSE on GET) with bearer auth. */
+export function mcpTriggerNode(path: string, bearerCredentialId: string): Row {
+	return {
+		id: crypto.randomUUID(),
+		name: 'MCP Server Trigger',
+		type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: crypto.randomUUID(),
+		parameters: { path, authentication: 'bearerAuth' },
+		credentials: { httpBearerAuth: { id: bearerCredentialId, name: bearerCredentialId } },
+	};
+}
+
+/** This package's node as an AI tool: the type n8n derives from `usableAsTool`. */
+export function evfToolNode(name: string, parameters: Row, credentialId: string, x: number): Row {
+	return { ...evfNode(name, parameters, credentialId, x), type: `${EVF}.emailVerificationTool` };
+}
+
+/** A workflow of one MCP Server Trigger and tool nodes connected to it as `ai_tool`. */
+export function mcpWorkflow(id: string, name: string, trigger: Row, tools: Row[]): Row {
+	const connections: Row = {};
+	for (const tool of tools) {
+		connections[String(tool.name)] = {
+			ai_tool: [[{ node: String(trigger.name), type: 'ai_tool', index: 0 }]],
+		};
+	}
+	return {
+		id,
+		name,
+		nodes: [trigger, ...tools],
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 export interface Vector {
