@@ -4,8 +4,10 @@
  * dependencies load as untranspiled TypeScript; plain Node loads the SDK as it ships. Reads the steps
  * as JSON from argv, prints one JSON line: the answers, or the error that stopped the session.
  */
-/* eslint-disable @n8n/community-nodes/no-restricted-globals --
- * test code beside n8n, never packed: it reads argv and writes stdout. */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, import-x/no-unresolved --
+ * test code beside n8n, never packed: it reads argv and writes stdout. The SDK exports its client
+ * transports through a wildcard in its package exports, which the lint's resolver does not read
+ * (TypeScript and Node do). */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
