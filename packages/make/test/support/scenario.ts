@@ -7,23 +7,25 @@
  * function, a reference to a module that has not run) fails the run.
  *
  * Rules:
- * - Bundles: a module runs once per bundle it receives and hands each output bundle on; a search or
- *   iterator's run is one operation however many bundles it emits
- *   (https://help.make.com/operations: "each module run counts as one operation").
- * - Filters sit on the link before a module, hold OR-ed groups of AND-ed conditions, and are free
- *   (https://help.make.com/filtering; operations page: filters do not consume operations).
- * - Iterator (`builtin:BasicFeeder`): one bundle per array item (https://help.make.com/iterator).
- * - Repeater (`builtin:BasicRepeater`): bundles i = start, start + step, ... `repeats` times
- *   (https://help.make.com/repeater).
+ * - Bundles: a module runs once per bundle it receives and hands each output bundle on; the first
+ *   module and a search run are one operation however many bundles they emit; an aggregator is "one
+ *   operation per set of bundles" (https://help.make.com/operations;
+ *   https://www.make.com/en/help/scenarios/counting-the-number-of-operations.html).
+ * - Filters sit on the link before a module, hold OR-ed groups of AND-ed conditions and cost nothing
+ *   (the operators: "Exists", "Equal to", "Matches pattern" ... in Make's filtering page; free, as
+ *   counted in /work/shared/DESIGN.md's billing note). Only the operators below are known here.
+ * - Iterator (`builtin:BasicFeeder`): one bundle per array item; Repeater (`builtin:BasicRepeater`):
+ *   bundles with i = Initial value, + Step, Repeats times
+ *   (https://www.make.com/en/help/tools/flow-control).
  * - Array aggregator (`builtin:BasicAggregator`): "accumulates all the bundles it receives (during a
  *   single source module's operation)" and "outputs a single bundle", or one per distinct Group by
  *   value; bundles of the modules between the source and the aggregator are not available after it
- *   (https://help.make.com/aggregator). One operation per output bundle.
+ *   (https://help.make.com/aggregator).
  * - Transform to JSON (`json:TransformToJSON`): one bundle with `json` (https://apps.make.com/json).
  * - Google Sheets, Make an API Call (`google-sheets:makeAPICall`): one request to the Sheets API
  *   (scenario-sheets.ts holds Google's limits); a status of 400 or more stops the run.
- * - A module that fails stops the run: the blueprints attach no error handler
- *   (https://help.make.com/overview-of-error-handling: without one, the scenario run stops with an error).
+ * - A module that fails stops the run: the blueprints attach no error handler, and the runner treats
+ *   every error as ending the run (stricter than Make's retries of some error types).
  * - Every module must answer within 40 s (the harness's MODULE_TIMEOUT_MS) and the whole run within
  *   40 minutes (https://help.make.com/types-of-warnings, ExecutionInterruptedError: "runs for more than
  *   40 minutes").
