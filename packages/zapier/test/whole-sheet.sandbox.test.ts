@@ -9,7 +9,9 @@ import { listFingerprint, planSubmission, readTable } from '@evf/client';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
-import { makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+import { liveFileOutputs, makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+import { typeMatches } from './zapier-checks';
+import App from '../src/index';
 
 let sb: Sandbox;
 let receiver: RawReceiver;
@@ -183,4 +185,44 @@ it('bad input is refused before anything is sent: no file, an unknown column; th
   expect(editorTest.results).toMatchObject({ note: expect.stringMatching(/nothing was submitted or charged/) });
   expect(editorTest.status).not.toBe('CALLBACK');
   expect(sb.requests.length).toBe(before);
+});
+
+it("live outputs: the sample's keys are in a live result, every live key has a labelled field of its type", async () => {
+  const op = App.creates.verify_file_and_wait.operation as { sample: Record<string, unknown>; outputFields: { key: string; label?: string; type?: string; list?: boolean }[] };
+  const flat = (value: Record<string, unknown>): Map<string, unknown> =>
+    new Map(
+      Object.entries(value).flatMap(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([kk, vv]) => [`${k}__${kk}`, vv] as const) : [[k, v] as const],
+      ),
+    );
+  const fields = new Map(op.outputFields.map((f) => [f.key, f]));
+  const runs = await liveFileOutputs(sb, receiver, { api_key: sb.apiKey, webhook_secret: sb.webhookSecret });
+  const problems: string[] = [];
+  for (const { where, output } of runs) {
+    const live = flat(output);
+    for (const key of flat(op.sample).keys()) if (!live.has(key)) problems.push(`${where}: sample key ${key} not live`);
+    for (const [key, value] of live) {
+      const field = fields.get(key);
+      if (!field?.label) problems.push(`${where}: ${key} has no labelled field`);
+      else if (!typeMatches(field as Parameters<typeof typeMatches>[0], value)) problems.push(`${where}: ${key} is not ${field.type}`);
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(runs[1]!.output).toMatchObject({ job_failed: true, complete: false });
+});
+
+it("the service's refusals are worded like every other step's, and a refused submission leaves nothing that blocks the next run", async () => {
+  const side = sideFor();
+  const url = files.host('refused.csv', 'Email\nvalid.refused@acme-corp.com\n');
+  const perform = 'creates.verify_file_and_wait.operation.perform';
+  const badKey = await runStep({ ...side, authData: { api_key: 'evf_not_a_real_key_000' } }, perform, { inputData: { file: url } });
+  expect(badKey.error?.name).toBe('ExpiredAuthError');
+  const broke = sb.addAccount({ id: 'acct_sheet_broke', plan: 'pro', credits: 0 });
+  const noCredits = await runStep({ ...side, authData: { api_key: broke.apiKey } }, perform, { inputData: { file: url } });
+  expect(parseZapierError(noCredits.error).message).toMatch(/credits/i);
+  // The 402 charged nothing and left no "submitting" mark, so the next run submits normally.
+  const key = `evf-list:${listFingerprint(['valid.refused@acme-corp.com'], '')}`;
+  expect(JSON.parse(side.zcache[key] as string)).toEqual({ job_ids: [] });
+  const again = await runStep(side, perform, { inputData: { file: url } });
+  expect(again.status).toBe('CALLBACK');
 });

@@ -190,3 +190,31 @@ export function makeSheetFile(rows: number, tag = 'lead'): SheetFile {
   }
   return { csv: writeDelimited(out), rows, unique: count.address, duplicates: count.duplicate, malformed: count.malformed, empty: count.empty };
 }
+
+/**
+ * Live outputs of Verify File and Wait for the app's checks of live outputs (T004, D024/T005): a run on
+ * a list like the sample's, and a run whose job fails part way. Starts and stops its own file services.
+ */
+export async function liveFileOutputs(
+  sb: Sandbox,
+  receiver: RawReceiver,
+  authData: ZapierSide['authData'],
+): Promise<{ where: string; output: Record<string, unknown>; scenario: boolean }[]> {
+  const { startZapierFiles } = await import('./zapier-files');
+  const files = await startZapierFiles();
+  try {
+    const side: ZapierSide = { files, receiver, authData, zcache: {} };
+    const sampleList = 'Email,Name\nvalid.ada.live@acme-corp.com,Ada\ninfo.live@acme-corp.com,Info\njane.doe@,Jane\n';
+    const clean = await runWholeSheetZap(sb, side, files.host('leads.csv', sampleList));
+    sb.faults.failJob(undefined, { afterRows: 1, error: 'stopped for the live-output check' });
+    const failing = makeSheetFile(300, 'live');
+    const failed = await runWholeSheetZap(sb, side, files.host('failing.csv', failing.csv));
+    if (!clean.output || !failed.output) throw new Error(`a live run stopped: ${(clean.error ?? failed.error)?.message}`);
+    return [
+      { where: 'sample list', output: clean.output, scenario: true },
+      { where: 'job failed part way', output: failed.output, scenario: false },
+    ];
+  } finally {
+    await files.close();
+  }
+}
