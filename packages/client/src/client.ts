@@ -16,7 +16,7 @@ import {
   type SubmitListParams,
 } from './bulk';
 import { allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
-import { emailProblem } from './validation/email';
+import { emailProblem, unwrapAddress } from './validation/email';
 import {
   assertApiKey,
   assertJobId,
@@ -122,7 +122,10 @@ export class EmailVerificationClient {
 
   /** Verifies one address (1 credit). A 408 is not retried: the credit was refunded and the caller decides. */
   async verifySingle(params: VerifySingleParams, opts: RequestOptions = {}): Promise<SingleResult> {
-    const email = typeof params.email === 'string' ? params.email.trim() : params.email;
+    const typed = typeof params.email === 'string' ? params.email.trim() : params.email;
+    // The forms people paste (`Ada <ada@x.com>`, `mailto:`) are unwrapped here exactly as a list's pre-flight
+    // unwraps them, so one address is accepted wherever a list with it would be.
+    const email = typeof typed === 'string' && emailProblem(typed) ? (unwrapAddress(typed)?.email ?? typed) : typed;
     assertSingleEmail(email, emailProblem);
     const { data } = await this.http.call<SingleResult>({
       method: 'POST',

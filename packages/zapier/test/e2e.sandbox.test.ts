@@ -119,6 +119,36 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
   expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
 });
 
+it('Verify Email Address: an answer lost at a gateway after the service charged is not called refunded', async () => {
+  const before = sb.ledger(sb.apiKey);
+  sb.faults.failNext({ path: '/v1/verify/single', method: 'POST', status: 502, when: 'after', from: 'gateway' });
+  const out = await run(steps.verify, {
+    authData: auth(),
+    inputData: { email: 'valid.gate@acme-corp.com', on_timeout: 'unknown' },
+  });
+  expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
+  expect(out).toMatchObject({ timed_out: true, group: 'risky', credits_used: null });
+  expect(out.category).not.toMatch(/refunded/);
+  expect(out.category).toBe('Unknown / Not Verified (may be charged)');
+});
+
+it('Verify Email Address accepts a pasted "Name <address>" as a list step does, and verifies the address inside', async () => {
+  const out = await run(steps.verify, {
+    authData: auth(),
+    inputData: { email: 'Ada Lovelace <valid.ada.pasted@acme-corp.com>' },
+  });
+  expect(out).toMatchObject({ email: 'valid.ada.pasted@acme-corp.com', category: 'Valid', timed_out: false });
+});
+
+it('job dropdown labels tell apart two jobs of one size submitted in the same minute', async () => {
+  const a = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.same1@acme-corp.com'] } });
+  const b = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.same2@acme-corp.com'] } });
+  const dropdown = await run(steps.recent, { authData: auth(), inputData: {}, meta: { page: 0 } });
+  const labels = dropdown.filter((j: any) => [a.job_id, b.job_id].includes(j.id)).map((j: any) => j.label);
+  expect(labels).toHaveLength(2);
+  expect(labels[0]).not.toBe(labels[1]);
+});
+
 describe('Verify List and Wait: a message that cannot be verified never loses the paid rows', () => {
   const emails = ['valid.one@acme-corp.com', 'valid.two@acme-corp.com', 'invalid.three@acme-corp.com'];
   async function submitted() {

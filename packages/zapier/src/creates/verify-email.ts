@@ -1,10 +1,10 @@
 import {
   ApiError,
-  categorize,
-  EvfError,
+  categorizeUnanswered,
   RequestTimeoutError,
   SubmissionUncertainError,
   VerificationTimeoutError,
+  VerificationUncertainError,
   withCategory,
 } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
@@ -30,27 +30,28 @@ const NO_VERDICT_REASON: Record<NoVerdict, string> = {
   lost: 'No answer came back in time. The address may still have been verified and charged 1 credit; verify it again later.',
 };
 
-/**
- * A 408 from the service (client 0.1 and 1.0 alike), or an answer lost after the request left: our own
- * timeout, or client 1.0's "may have been accepted" error for a POST.
- */
+/** A 408 from the service, or an answer lost after the request left (our own timeout, a gateway error). */
 function noVerdict(error: unknown): NoVerdict | undefined {
   if (error instanceof VerificationTimeoutError || (error instanceof ApiError && error.status === 408))
     return 'refunded';
-  if (error instanceof RequestTimeoutError || error instanceof SubmissionUncertainError) return 'lost';
-  // Client 1.0's VerificationUncertainError, by name so this builds against client 0.1 and 1.0 alike.
-  if (error instanceof EvfError && error.constructor.name === 'VerificationUncertainError') return 'lost';
+  if (
+    error instanceof RequestTimeoutError ||
+    error instanceof VerificationUncertainError ||
+    error instanceof SubmissionUncertainError
+  )
+    return 'lost';
   return undefined;
 }
 
 /**
- * The answer when no verdict came in time: the address is held back exactly like an "unknown" from
- * the service (same category and group, via the shared mapping), so a Filter step treats both alike.
+ * The answer when no verdict came in time: the address is held back like an "unknown" from the service
+ * (group Risky, via the shared mapping), so a Filter step treats both alike; the category says "refunded"
+ * only after a 408, the one case the service refunds.
  */
 function timedOutResult(email: string, why: NoVerdict) {
   const reason = NO_VERDICT_REASON[why];
   const details = { primary_label: 'unknown', tags: [], label_reasons: [reason] };
-  const { category, group, safeToSend } = categorize(details);
+  const { category, group, safeToSend } = categorizeUnanswered(why === 'refunded');
   return {
     email,
     category,

@@ -6,13 +6,16 @@ import { completedJobSample } from '../samples';
 
 const PAGE_SIZE = 50;
 
-/** "Jan 15, 2026 10:30 UTC · 3 addresses · completed": what tells jobs apart without a list name. */
-function labelFor(job: { created_at: string; total_emails: number; status: string }): string {
+/**
+ * "Jan 15, 2026 10:30 UTC · 3 addresses · completed · job_7f3c2a9e41b84d05": what tells jobs apart without a
+ * list name. Two jobs of one size submitted in the same minute would read alike without the ID.
+ */
+function labelFor(job: { job_id: string; created_at: string; total_emails: number; status: string }): string {
   const created = new Date(job.created_at);
   const when = Number.isNaN(created.getTime())
     ? job.created_at
     : created.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
-  return `${when} · ${job.total_emails.toLocaleString('en-US')} addresses · ${job.status}`;
+  return `${when} · ${job.total_emails.toLocaleString('en-US')} addresses · ${job.status} · ${job.job_id}`;
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle) => {
