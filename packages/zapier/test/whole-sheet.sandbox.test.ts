@@ -9,7 +9,7 @@ import { listFingerprint, planSubmission, readTable } from '@evf/client';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
-import { liveFileOutputs, makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+import { callbackFor, liveFileOutputs, makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
 import { typeMatches } from './zapier-checks';
 import App from '../src/index';
 
@@ -225,4 +225,27 @@ it("the service's refusals are worded like every other step's, and a refused sub
   expect(JSON.parse(side.zcache[key] as string)).toEqual({ job_ids: [] });
   const again = await runStep(side, perform, { inputData: { file: url } });
   expect(again.status).toBe('CALLBACK');
+});
+
+it('a resume that cannot verify the message, or cannot download the file again, still returns every paid row and says what happened', async () => {
+  const side = sideFor();
+  const csv = 'Email,Name\nvalid.resume1@acme-corp.com,A\ncatchall.resume2@acme-corp.com,B\n';
+  const url = files.host('resume.csv', csv);
+  const method = 'creates.verify_file_and_wait.operation';
+  const waiting = await runStep(side, `${method}.perform`, { inputData: { file: url } });
+  expect(waiting.status).toBe('CALLBACK');
+  const jobIds = waiting.results!.job_ids as string[];
+  const rawRequest = await callbackFor(receiver, jobIds[0]!);
+  // A signing secret that is not the account's (mistyped, or rotated since): the jobs are read with the key.
+  const wrongSecret = { ...side, authData: { api_key: sb.apiKey, webhook_secret: 'whsec_not_the_accounts_secret_123' } };
+  files.unhost('resume.csv');
+  const resumed = await runStep(wrongSecret, `${method}.performResume`, { inputData: { file: url }, outputData: waiting.results, rawRequest });
+  expect(resumed.error).toBeUndefined();
+  expect(resumed.results).toMatchObject({ complete: true, rows_verified: 2 });
+  expect(resumed.results!.note).toMatch(/could not be verified.*read with the API key/);
+  expect(resumed.results!.note).toMatch(/could not be read again.*verified addresses only/);
+  const stored = files.stashed.get(resumed.results!.results_file as string)!;
+  const rows = stored.bytes.toString('utf8').trim().split('\r\n');
+  expect(rows[0]).toBe('Email,Category,Group,Safe to Send,Reason,Verification');
+  expect(rows.slice(1).map((r) => r.split(',')[0]).sort()).toEqual(['catchall.resume2@acme-corp.com', 'valid.resume1@acme-corp.com']);
 });

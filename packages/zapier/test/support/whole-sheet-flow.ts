@@ -68,7 +68,7 @@ export async function runStep(side: ZapierSide, method: string, bundle: Record<s
 }
 
 /** The service's completion message for `jobId`, as Zapier hands it to performResume. */
-async function callbackFor(receiver: RawReceiver, jobId: string, timeoutMs = 60_000) {
+export async function callbackFor(receiver: RawReceiver, jobId: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const delivery = receiver.raw.find((d) => d.headers['x-service-job'] === jobId);

@@ -29,6 +29,8 @@ export interface ZapierFiles {
   rpcBase: string;
   /** Serves `bytes` as a file a trigger would hand over; returns its URL. */
   host(name: string, bytes: Buffer | string): string;
+  /** Takes a hosted file away, as when the trigger's file is deleted before the step resumes. */
+  unhost(name: string): void;
   /** Headers of every download from the file host, lower-case names. */
   downloads: Record<string, string | string[] | undefined>[];
   /** Files stored through z.stashFile, by URL. */
@@ -144,6 +146,7 @@ export async function startZapierFiles(): Promise<ZapierFiles> {
     hosted.set(name, Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, 'utf8'));
     return `${files.origin}/files/${encodeURIComponent(name)}`;
   };
+  files.unhost = (name) => void hosted.delete(name);
   files.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
