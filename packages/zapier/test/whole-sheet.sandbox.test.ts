@@ -249,3 +249,24 @@ it('a resume that cannot verify the message, or cannot download the file again, 
   expect(rows[0]).toBe('Email,Category,Group,Safe to Send,Reason,Verification');
   expect(rows.slice(1).map((r) => r.split(',')[0]).sort()).toEqual(['catchall.resume2@acme-corp.com', 'valid.resume1@acme-corp.com']);
 });
+
+it('a rerun while the earlier job still runs submits nothing and says to run it again once that job has finished', async () => {
+  // A sandbox in real time, so the job is still queued when the step runs a second time.
+  const slow = await startSandbox({ port: 0, timeScale: 1, allowInsecureWebhooks: true });
+  const before = process.env.EVF_BASE_URL;
+  process.env.EVF_BASE_URL = slow.baseUrl;
+  try {
+    const side: ZapierSide = { files, receiver, authData: { api_key: slow.apiKey }, zcache: {} };
+    const url = files.host('running.csv', 'Email\nvalid.running@acme-corp.com\n');
+    const perform = 'creates.verify_file_and_wait.operation.perform';
+    expect((await runStep(side, perform, { inputData: { file: url } })).status).toBe('CALLBACK');
+    const posts = slow.requests.filter((r) => r.method === 'POST').length;
+    const rerun = await runStep(side, perform, { inputData: { file: url } });
+    expect(rerun.error?.name).toBe('HaltedError');
+    expect(rerun.error?.message).toMatch(/already submitted by an earlier run \(job \S+, (queued|processing)/);
+    expect(slow.requests.filter((r) => r.method === 'POST').length).toBe(posts);
+  } finally {
+    process.env.EVF_BASE_URL = before;
+    await slow.close();
+  }
+});
