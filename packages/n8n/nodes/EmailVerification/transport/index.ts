@@ -12,7 +12,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 import {
 	EmailVerificationClient,
 	assertApiKey,
@@ -86,6 +86,19 @@ export const n8nRuntime: Runtime = {
 };
 
 /**
+ * What n8n keeps of a failed request. httpRequestWithAuthentication wraps axios' error in a NodeApiError
+ * (n8n-core, request-helper-functions.ts), and NodeApiError does not keep the error it wraps: its class
+ * field `cause` is reset after the constructor sets it (n8n-workflow, execution-base.error.ts). It keeps
+ * the system error's code in `httpCode` (a status would be digits) and the system error's own message,
+ * `<syscall> <code> <address>`, first in `messages`: those are handed to the client's adapter kit.
+ */
+function keptByN8n(error: unknown): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const code = error.httpCode && !/^\d+$/.test(error.httpCode) ? error.httpCode : undefined;
+	return { code, message: error.messages[0] ?? error.message, cause: error };
+}
+
+/**
  * The client's transport over n8n's authenticated HTTP helper. What a failure proves (never sent, or
  * maybe sent) is the client's adapter kit's decision: n8n wraps axios' error in a NodeApiError, and the
  * kit reads the system error at the end of that chain.
@@ -115,7 +128,7 @@ export function n8nTransport(context: RequestContext): Transport {
 				options,
 			)) as FullResponse;
 		} catch (error) {
-			throw transportFailure(error, failure);
+			throw transportFailure(keptByN8n(error), failure);
 		}
 		const body = response.body;
 		return {
