@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import {
   InputError,
@@ -231,5 +231,68 @@ describe('listFingerprint', () => {
     expect(listFingerprint(['a@x.com', 'B@y.com'], 'June')).not.toBe(a);
     expect(listFingerprint(['a@x.com'], 'May')).not.toBe(a);
     expect(a).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+/** A zip as APPNOTE.TXT lays it out (local headers, central directory, end record), for hand-made workbooks. */
+function zip(entries: Record<string, string>, options: { stored?: boolean; declaredSize?: number } = {}): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(entries)) {
+    const raw = Buffer.from(text, 'utf8');
+    const data = options.stored ? raw : deflateRawSync(raw);
+    const nameBytes = Buffer.from(name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(options.stored ? 0 : 8, 8);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(raw.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(options.stored ? 0 : 8, 10);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(options.declaredSize ?? raw.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(entries).length, 8);
+  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+describe('XLSX written by other tools', () => {
+  const workbook = '<workbook><sheets><sheet name="Leads" sheetId="1" r:id="rId7"/></sheets></workbook>';
+  const rels = '<Relationships><Relationship Id="rId7" Type="worksheet" Target="/xl/worksheets/leads.xml"/></Relationships>';
+  const sheet =
+    '<worksheet><sheetData>' +
+    '<row><c t="inlineStr"><is><t>Email</t></is></c><c t="inlineStr"><is><r><t>Na</t></r><r><t>me</t></r></is></c></row>' +
+    '<row r="3"><c r="A3" t="str"><v>ada@x.com</v></c><c r="C3" t="inlineStr"><is><t xml:space="preserve"> A &amp; B </t></is></c></row>' +
+    '</sheetData></worksheet>';
+
+  it('inline strings, formula text, rows and cells without references, a sheet part named by its relationship, stored entries', () => {
+    for (const stored of [false, true]) {
+      const file = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet }, { stored });
+      expect(readXlsxFirstSheet(file, inflateRaw)).toEqual([['Email', 'Name'], [''], ['ada@x.com', '', ' A & B ']]);
+      const table = readTable(file, { inflateRaw });
+      expect(table).toMatchObject({ format: 'xlsx', emails: ['', 'ada@x.com'], blankRows: 1 });
+    }
+  });
+
+  it('refuses a part that claims to unpack past 256 MB before inflating it, and a file that is not a zip at all', () => {
+    const bomb = zip({ 'xl/worksheets/sheet1.xml': sheet }, { declaredSize: 300 * 1024 * 1024 });
+    expect(() => readXlsxFirstSheet(bomb, () => {
+      throw new Error('must not be inflated');
+    })).toThrow(/larger than 256 MB unpacked/);
+    expect(() => readTable(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), { inflateRaw })).toThrow(/could not be read \(no zip directory\)/);
   });
 });
