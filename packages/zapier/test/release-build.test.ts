@@ -3,7 +3,7 @@
  * send keys to a default or plain-http address, and writes the production address into the bundle.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createAppTester } from 'zapier-platform-core';
 import { parseZapierError } from './helpers';
@@ -68,3 +68,15 @@ it('a release build carries its https address and uses it when the app environme
     if (before !== undefined) process.env.EVF_BASE_URL = before;
   }
 }, 30_000);
+
+it('zapier-platform validate passes on the release build (production https address set), not only on the development build', async () => {
+  const dir = mkdtempSync(path.join(outDir, 'validate-'));
+  const result = releaseBuild('https://api.evf-production.test/api', path.join(dir, 'index.js'));
+  expect(result.status).toBe(0);
+  // An app folder as push uploads it: the package manifest beside the release bundle.
+  copyFileSync(path.join(root, 'package.json'), path.join(dir, 'package.json'));
+  const { runZapierCli } = require('../scripts/zapier-cli.cjs');
+  const validated = await runZapierCli(['validate', '--without-style', '--skip-build'], { cwd: dir });
+  expect(validated.stdout).toMatch(/structurally sound/);
+  expect(validated.status).toBe(0);
+}, 180_000);
