@@ -10,6 +10,7 @@
  */
 import {
   AbortedError,
+  checkCompletionMessage,
   countByGroup,
   InputError,
   isJobStopped,
@@ -19,8 +20,6 @@ import {
   RequestTimeoutError,
   SubmissionUncertainError,
   TimeBudgetSpentError,
-  verifyWebhook,
-  WebhookVerificationError,
   withCategory,
   writeBackTable,
   writeDelimited,
@@ -226,16 +225,15 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
   const startedAt = Date.now();
   const waiting = bundle.outputData as Waiting;
   const notes: string[] = [];
-  const secrets = webhookSecrets(bundle);
-  if (secrets.length) {
-    try {
-      const verified = verifyWebhook({ rawBody: bundle.rawRequest?.content ?? '', headers: bundle.rawRequest?.headers ?? {}, secrets });
-      if (!waiting.job_ids.includes(verified.jobId)) notes.push(`The completion message named job ${verified.jobId}; the list's own jobs were read instead.`);
-    } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      notes.push(`The completion message could not be verified (${error.message}); the jobs were read with the API key instead.`);
-    }
-  }
+  // The client's one rule for a completion message (shared with Verify List and Wait): checked when the
+  // connection has a secret, never trusted for the result; the jobs are read with the key below.
+  const message = checkCompletionMessage({
+    jobId: waiting.job_ids[waiting.job_ids.length - 1]!,
+    rawBody: bundle.rawRequest?.content ?? '',
+    headers: bundle.rawRequest?.headers ?? {},
+    secrets: webhookSecrets(bundle),
+  });
+  if (message.result === 'failed') notes.push(`The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`);
   const client = clientFor(z, bundle);
   for (const id of waiting.job_ids) {
     const job = await client.getJob(id);
