@@ -188,6 +188,18 @@ describe('the harness refuses components that break a Make rule', () => {
     await ruleBroken(() => checkModule(def('instant_trigger', two, { params: [] })), 'instantTriggerShape');
   });
 
+  it('an instant trigger that reads the job back (a 404 or a 503 there would switch the scenario off)', async () => {
+    const readBack = {
+      url: '/v1/jobs/{{encodeURL(payload.job_id)}}',
+      method: 'GET',
+      response: { output: { job: '{{body}}' } },
+    };
+    await ruleBroken(
+      () => checkModule(def('instant_trigger', readBack, { params: [] })),
+      'instantTriggerNoRequest',
+    );
+  });
+
   it('an epoch without a static limit of at most 300', async () => {
     const real = loadModule('watchFinishedJobs');
     await ruleBroken(

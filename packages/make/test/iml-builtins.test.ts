@@ -209,7 +209,7 @@ describe('error messages come from built-in IML only and say what to do', () => 
 
   it('the entries a module repeats from the base (401, 402, 403) are the same words, so they cannot drift apart', () => {
     const b = base.response.error as unknown as ErrorSpecs;
-    for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall', 'watchJobFinished']) {
+    for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall']) {
       const e = ownErrors(id);
       for (const status of ['401', '402', '403']) expect(e[status]).toEqual(b[status]);
     }

@@ -65,6 +65,16 @@ export const RULES = {
     source:
       'https://developers.make.com/custom-apps-documentation/app-components/modules/instant-trigger (Communication)',
   },
+  instantTriggerNoRequest: {
+    text: "an instant trigger's first error switches the user's scenario off, so this app's instant trigger makes no request that could fail (Make's own rule makes the request optional)",
+    source:
+      'integromat/make-skills skills/make-scenario-building/error-handling.md ("If a scenario starts with an instant trigger ... the scenario deactivates immediately upon the first error"); https://developers.make.com/custom-apps-documentation/app-components/modules/instant-trigger ("Communication is only optional in the instant trigger")',
+  },
+  webhookHeaderCase: {
+    text: 'the letter case of header names reaching a webhook is not documented, so the harness hands them over as the sender wrote them',
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (headers: no casing stated); RFC 9110 section 5.1 (field names are case-insensitive)',
+  },
   webhookScope: {
     text: 'a webhook reads only now, environment, parameters, data, body, query, method, headers (no connection)',
     source:

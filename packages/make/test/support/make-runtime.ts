@@ -61,6 +61,8 @@ export class MakeModuleError extends Error {
 
 export interface Directive {
   url?: string;
+  /** An instant trigger's bundle when it makes no request (its communication is optional). */
+  output?: unknown;
   method?: string;
   headers?: Record<string, unknown>;
   qs?: Record<string, unknown>;
@@ -289,6 +291,12 @@ export function checkModule(def: ModuleDef): void {
         throw new MakeRuleError(
           'instantTriggerShape',
           `module ${def.id}: iterate and pagination are not available in an instant trigger`,
+        );
+      // RULES.instantTriggerNoRequest: any error of the trigger switches the user's scenario off.
+      if (d.url !== undefined)
+        throw new MakeRuleError(
+          'instantTriggerNoRequest',
+          `module ${def.id}: the instant trigger sends ${d.method ?? 'GET'} ${d.url}, which can fail`,
         );
     }
   }
@@ -775,6 +783,11 @@ export async function runModuleDef(
   let triggerState = options.triggerState;
   const list = Array.isArray(def.communication) ? def.communication : [def.communication];
   for (const d of list) {
+    if (kind === 'instant' && d.url === undefined) {
+      // No request: the bundle is the output over the webhook's bundle (Make: instant trigger).
+      bundles = [evaluate(d.output ?? '{{payload}}', pick(vars, 'instantRequest'))];
+      continue;
+    }
     const r = await runDirective(d, vars, options, run, kind, b);
     if (r.bundles.length > 0 || d.response?.output !== undefined || d.response?.trigger) bundles = r.bundles;
     if (d.response?.trigger) triggerState = r.triggerState;
@@ -842,8 +855,8 @@ export interface WebhookOutcome {
 }
 
 /**
- * Runs a webhook on one delivery. Make parses a JSON body before IML sees it (RULES.webhookParsedBody)
- * and header names arrive lower-cased (as Node's HTTP server gives them); the raw bytes are not
+ * Runs a webhook on one delivery. Make parses a JSON body before IML sees it (RULES.webhookParsedBody);
+ * header names keep the sender's letter case (RULES.webhookHeaderCase); the raw bytes are not
  * available, and neither is the connection (RULES.webhookScope).
  */
 export function receiveWebhookDef(
@@ -859,7 +872,9 @@ export function receiveWebhookDef(
   } catch {
     body = req.rawBody;
   }
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  // Header names as the sender wrote them: Make does not document their letter case, so the harness
+  // does not lower-case them for the app (RULES.webhookHeaderCase).
+  const headers = { ...req.headers };
   const parameters = validateParameters(def.params, webhookParams);
   const s = pick(
     {
