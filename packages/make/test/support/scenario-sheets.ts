@@ -93,6 +93,8 @@ export class SheetModel {
   /** Write requests in the current scenario run (SHEETS_WRITES_PER_MINUTE). */
   private writesThisRun = 0;
   readonly log: { method: string; range: string; requestBytes: number; answerBytes: number }[] = [];
+  /** A test's fault: the write with this number (1 = the next) answers 503, as Google does when busy. */
+  failWrite?: number;
 
   constructor(readonly spreadsheetId: string) {
     this.tabs.set(LIST_TAB, [['Email', 'Category', 'Group', 'Safe to send', 'Reason']]);
@@ -192,6 +194,10 @@ export class SheetModel {
   private write(a1: A1, range: string, req: SheetsRequest, append: boolean): unknown {
     if (a1.tab === LIST_TAB && a1.col0 <= columnIndex('E') && a1.col1 >= columnIndex('B'))
       throw new SheetsApiError(400, 'Leads!B:E hold the lookup formula; write results to the Verified tab');
+    if (this.failWrite !== undefined && --this.failWrite === 0) {
+      this.failWrite = undefined;
+      throw new SheetsApiError(503, 'The service is currently unavailable.');
+    }
     if (++this.writesThisRun > SHEETS_WRITES_PER_MINUTE)
       throw new SheetsApiError(429, 'Quota exceeded for write requests per minute per user');
     if (req.qs.valueInputOption !== 'RAW' && req.qs.valueInputOption !== 'USER_ENTERED')
