@@ -270,3 +270,22 @@ it('a rerun while the earlier job still runs submits nothing and says to run it 
     await slow.close();
   }
 });
+
+it('a submission the service took but whose answer was lost: the step fails saying so, and a rerun stops instead of paying again', async () => {
+  const side = sideFor();
+  const url = files.host('dropped.csv', 'Email\nvalid.dropped1@acme-corp.com\nvalid.dropped2@acme-corp.com\n');
+  const perform = 'creates.verify_file_and_wait.operation.perform';
+  const charged = () => sb.ledger(sb.apiKey).charged;
+  const before = charged();
+  // The service creates the job and charges it, then the connection drops before any answer.
+  sb.faults.failNext({ path: '/v1/verify/bulk', method: 'POST', drop: 'before-response', when: 'after' });
+  const first = await runStep(side, perform, { inputData: { file: url } });
+  expect(first.error).toBeDefined();
+  expect(charged() - before).toBe(2);
+  const posts = sb.requests.filter((r) => r.method === 'POST').length;
+  const rerun = await runStep(side, perform, { inputData: { file: url } });
+  expect(rerun.error?.name).toBe('HaltedError');
+  expect(rerun.error?.message).toMatch(/its answer was lost, so a job may exist/);
+  expect(sb.requests.filter((r) => r.method === 'POST').length).toBe(posts);
+  expect(charged() - before).toBe(2);
+});

@@ -15,6 +15,7 @@ import {
   InputError,
   isJobStopped,
   listFingerprint,
+  PartialSubmissionError,
   planSubmission,
   readTable,
   RequestTimeoutError,
@@ -29,7 +30,7 @@ import {
 } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
-import { STEP_BUDGET_MS } from '../config';
+import { stepDeadline } from '../budget';
 import { mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
@@ -115,7 +116,7 @@ async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: 
 }
 
 /** The results file and the step's output, from the jobs made for this list so far. */
-async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], startedAt: number, notes: string[]) {
+async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], deadline: number, notes: string[]) {
   let file: TableFile | undefined;
   let table: TableList | undefined;
   try {
@@ -125,7 +126,7 @@ async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], s
     if (!(error instanceof InputError)) throw error;
     notes.push(`The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`);
   }
-  const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, startedAt + STEP_BUDGET_MS - STASH_RESERVE_MS);
+  const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, deadline - STASH_RESERVE_MS);
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
   const { plan } = planOf(table, optionalString(bundle.inputData.name));
   const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
@@ -162,7 +163,8 @@ async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], s
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
-  const startedAt = Date.now();
+  // Zapier stops the step at 30 s: every request below, retries and waits included, fits before this.
+  const deadline = stepDeadline();
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
     return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
@@ -182,33 +184,39 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   const done = new Set<string>();
   if (earlier.job_ids.length) {
     for (const id of earlier.job_ids) {
-      const job = await client.getJob(id);
+      const job = await client.getJob(id, { deadline });
       if (!isJobStopped(job)) {
         throw new z.errors.HaltedError(
           `This list was already submitted by an earlier run (job ${id}, ${job.status}, ${job.processed} of ${job.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
         );
       }
     }
-    const read = await readRows(z, bundle, earlier.job_ids, startedAt + STEP_BUDGET_MS - STASH_RESERVE_MS);
+    const read = await readRows(z, bundle, earlier.job_ids, deadline - STASH_RESERVE_MS);
     for (const row of read.rows) done.add(row.email.toLowerCase());
     if (!read.readAll) {
-      return finish(z, bundle, earlier.job_ids, startedAt, ['This list was submitted by an earlier run; nothing was submitted again.']);
+      return finish(z, bundle, earlier.job_ids, deadline, ['This list was submitted by an earlier run; nothing was submitted again.']);
     }
   }
   const rest = plan.preflight.unique.filter((e) => !done.has(e.toLowerCase()));
   if (rest.length === 0) {
-    return finish(z, bundle, earlier.job_ids, startedAt, ['Every address was verified by an earlier run of this step; nothing was submitted again.']);
+    return finish(z, bundle, earlier.job_ids, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.']);
   }
   // Zapier gives one callback URL per step, which resumes once: the list must fit one job.
-  const restPlan = await client.planList({ emails: rest, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1 });
+  const restPlan = await client.planList({ emails: rest, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1, deadline });
   await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
   let jobIds: string[];
   try {
-    const submission = await client.submitPlan(restPlan);
+    const submission = await client.submitPlan(restPlan, { deadline });
     jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
   } catch (error) {
-    // Refused before it could be charged: forget the attempt so the next run submits normally.
-    if (!(error instanceof SubmissionUncertainError)) await cache.set(key, { job_ids: earlier.job_ids }, REMEMBER_SECONDS, SCOPE);
+    // Jobs the service accepted before it stopped are remembered, so a rerun reads them instead of
+    // paying for them again; an answer lost on the way keeps the "submitting" mark (a job may exist);
+    // a refusal before anything was charged leaves the list as it was, for the next run to submit.
+    const accepted = error instanceof PartialSubmissionError ? error.submittedJobIds : [];
+    const inDoubt = error instanceof SubmissionUncertainError || (error instanceof PartialSubmissionError && error.uncertain !== undefined);
+    const record: RememberedList = { job_ids: [...earlier.job_ids, ...accepted] };
+    if (inDoubt) record.submitting_since = new Date().toISOString();
+    await cache.set(key, record, REMEMBER_SECONDS, SCOPE);
     throw error;
   }
   await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
@@ -222,7 +230,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
  * message that cannot be verified (a rotated secret, a late delivery) still gets the paid rows back.
  */
 const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
-  const startedAt = Date.now();
+  const deadline = stepDeadline();
   const waiting = bundle.outputData as Waiting;
   const notes: string[] = [];
   // The client's one rule for a completion message (shared with Verify List and Wait): checked when the
@@ -236,7 +244,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
   if (message.result === 'failed') notes.push(`The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`);
   const client = clientFor(z, bundle);
   for (const id of waiting.job_ids) {
-    const job = await client.getJob(id);
+    const job = await client.getJob(id, { deadline });
     if (!isJobStopped(job)) {
       throw new z.errors.Error(
         `A completion message arrived, but job ${id} is still ${job.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
@@ -245,7 +253,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
       );
     }
   }
-  return finish(z, bundle, waiting.job_ids, startedAt, notes);
+  return finish(z, bundle, waiting.job_ids, deadline, notes);
 });
 
 const sampleRows = [
