@@ -9,7 +9,10 @@
  * - a webhook-started workflow's Submit runs on the worker, pauses, and the sandbox's completion call
  *   (to the resume URL, served by the webhook process) resumes it on the worker;
  * - the trigger starts exactly one execution per job, also when the same completion arrives twice at once;
- * - Get Results with Return All reads a 50,000-row job on the worker (its memory is reported).
+ * - Get Results with Return All reads a 50,000-row job on the worker (its memory is reported);
+ * - a job the service finishes at once, before the execution could pause, continues it exactly once;
+ * - Submit of 50,000 addresses waiting by webhook with Result Rows: the webhook process acknowledges
+ *   the completion delivery within a second and reads the rows after (memory of each process reported).
  */
 import { buildWebhookDelivery, createClient, type WebhookBody } from '@evf/client/node';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
@@ -36,6 +39,26 @@ const BIG_JOB_ROWS = 50_000;
 
 afterAll(() => runner.discardTarball());
 
+/** n8n's Summarize node counting the rows and the distinct addresses. */
+function countEmails(x: number): Row {
+	return {
+		id: crypto.randomUUID(),
+		name: 'Count',
+		type: 'n8n-nodes-base.summarize',
+		typeVersion: 1.1,
+		position: [x, 0],
+		parameters: {
+			fieldsToSummarize: {
+				values: [
+					{ aggregation: 'count', field: 'email' },
+					{ aggregation: 'countUnique', field: 'email' },
+				],
+			},
+			options: {},
+		},
+	};
+}
+
 /** The process a step ran on, as the workflow reports it. */
 const WHERE = '$env.EVF_N8N_PROCESS';
 
@@ -60,6 +83,21 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			workflowId: id16('wfqbig'),
 			path: `q-results-${crypto.randomUUID().slice(0, 8)}`,
 		};
+		/** A service that finishes each job the moment it is submitted. */
+		let instant: Sandbox;
+		const instantCredentialId = id16('qinst');
+		const instantResume = {
+			workflowId: id16('wfqins'),
+			path: `q-instant-${crypto.randomUUID().slice(0, 8)}`,
+		};
+		/** A service that keeps each job queued for 5 s: the execution pauses before the job finishes. */
+		let queued: Sandbox;
+		const queuedCredentialId = id16('qqueued');
+		const bigResume = {
+			workflowId: id16('wfqbsw'),
+			path: `q-big-wait-${crypto.randomUUID().slice(0, 8)}`,
+		};
+		let webhookProcess: runner.N8nProcess;
 
 		beforeAll(async () => {
 			await runner.ensureN8n(version);
@@ -69,6 +107,20 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			sandbox = await startSandbox({
 				port: 0,
 				timeScale: 0.05,
+				rowsPerSecond: 100_000,
+				allowInsecureWebhooks: true,
+			});
+			instant = await startSandbox({
+				port: 0,
+				timeScale: 0.05,
+				queueDelayMs: 0,
+				rowsPerSecond: 1_000_000,
+				allowInsecureWebhooks: true,
+			});
+			queued = await startSandbox({
+				port: 0,
+				timeScale: 0.05,
+				queueDelayMs: 100_000,
 				rowsPerSecond: 100_000,
 				allowInsecureWebhooks: true,
 			});
@@ -99,7 +151,36 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 					baseUrl: sandbox.baseUrl,
 					webhookSecret: sandbox.webhookSecret,
 				}),
+				credential(instantCredentialId, {
+					apiKey: instant.apiKey,
+					baseUrl: instant.baseUrl,
+					webhookSecret: instant.webhookSecret,
+				}),
+				credential(queuedCredentialId, {
+					apiKey: queued.apiKey,
+					baseUrl: queued.baseUrl,
+					webhookSecret: queued.webhookSecret,
+				}),
 			]);
+			const submitAndWait = (emails: string, credential: string) =>
+				evfNode(
+					'Submit And Wait',
+					{
+						resource: 'bulkJob',
+						operation: 'submit',
+						emailSource: 'list',
+						emails,
+						waitForCompletion: true,
+						waitMethod: 'webhook',
+						timeoutMinutes: 30,
+						pollIntervalSeconds: 10,
+						waitOutput: 'results',
+						resultOptions: {},
+						options: {},
+					},
+					credential,
+					200,
+				);
 			const workflows: Row[] = [
 				workflow(trigger.workflowId, 'Queue trigger', [
 					triggerNode(trigger.webhookId, credentialId),
@@ -152,25 +233,31 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 						credentialId,
 						200,
 					),
-					{
-						id: crypto.randomUUID(),
-						name: 'Count',
-						type: 'n8n-nodes-base.summarize',
-						typeVersion: 1.1,
-						position: [400, 0],
-						parameters: {
-							fieldsToSummarize: {
-								values: [
-									{ aggregation: 'count', field: 'email' },
-									{ aggregation: 'countUnique', field: 'email' },
-								],
-							},
-							options: {},
-						},
-					},
+					countEmails(400),
 					report(
 						'Report',
 						`${receiver.url}/big`,
+						600,
+						`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
+					),
+				]),
+				workflow(instantResume.workflowId, 'Queue job finished before the wait', [
+					webhookStart(instantResume.path),
+					submitAndWait('valid.qi1@example.com, full.qi2@example.com', instantCredentialId),
+					report(
+						'Report',
+						`${receiver.url}/instant`,
+						400,
+						`={{ JSON.stringify({ job_id: $json.job_id, email: $json.email, category: $json.category, process: ${WHERE} }) }}`,
+					),
+				]),
+				workflow(bigResume.workflowId, 'Queue 50,000 addresses, wait by webhook, Result Rows', [
+					webhookStart(bigResume.path),
+					submitAndWait('={{ $json.body.emails }}', queuedCredentialId),
+					countEmails(400),
+					report(
+						'Report',
+						`${receiver.url}/big-wait`,
 						600,
 						`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
 					),
@@ -181,7 +268,8 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			processes.push(await runner.startN8n({ instance: main }));
 			worker = await runner.startN8n({ instance: instances[1], command: 'worker' });
 			processes.push(worker);
-			processes.push(await runner.startN8n({ instance: instances[2], command: 'webhook' }));
+			webhookProcess = await runner.startN8n({ instance: instances[2], command: 'webhook' });
+			processes.push(webhookProcess);
 			// The main process records the published workflows' webhooks on activation; the webhook process
 			// serves them from there. An unsigned POST to the trigger is answered 401 and starts nothing.
 			const triggerUrl = `${webhookUrl}/webhook/${trigger.webhookId}/bulk-job-finished`;
@@ -197,6 +285,8 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			for (const proc of processes.reverse()) await proc.stop();
 			await receiver?.close();
 			await sandbox?.close();
+			await instant?.close();
+			await queued?.close();
 			await redis?.stop();
 			await postgres?.stop();
 			for (const instance of instances) runner.removeInstance(instance);
@@ -308,6 +398,75 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			);
 			expect(done).toEqual({ rows: BIG_JOB_ROWS, unique: BIG_JOB_ROWS, process: 'worker' });
 			expect(after?.peakMiB).toBeGreaterThan(0);
+		});
+
+		it('a job the service finishes at once, before the execution could wait, continues it exactly once on the worker', async () => {
+			const started = await fetch(`${webhookUrl}/webhook/${instantResume.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			expect(started.status).toBe(200);
+			const first = JSON.parse(
+				(await receiver.next(180_000, (d) => d.url === '/instant')).rawBody,
+			) as Row;
+			const jobId = String(first.job_id);
+			// The rows came without the service's second attempt: n8n refused the first one while the
+			// execution ran, and the node read the finished job itself.
+			expect(
+				instant.webhookAttempts.filter((a) => a.jobId === jobId).every((a) => a.attempt === 1),
+			).toBe(true);
+			await receiver.next(30_000, (d) => d.url === '/instant');
+			await waitFor(() => instant.webhookAttempts.filter((a) => a.jobId === jobId).length >= 2, {
+				timeoutMs: 60_000,
+				what: 'a second delivery attempt',
+			});
+			await sleep(3000);
+			const reported = receiver.deliveries
+				.filter((d) => d.url === '/instant')
+				.map((d) => JSON.parse(d.rawBody) as Row)
+				.map((r) => [r.email, r.category, r.process]);
+			expect(reported).toEqual([
+				['valid.qi1@example.com', 'Valid', 'worker'],
+				['full.qi2@example.com', 'Inbox Full', 'worker'],
+			]);
+			expect(
+				instant.webhookAttempts.filter((a) => a.jobId === jobId).map((a) => a.outcome),
+			).not.toContain('acknowledged');
+		});
+
+		it(`Submit of ${BIG_JOB_ROWS.toLocaleString('en')} addresses waiting by webhook with Result Rows: the delivery is acknowledged within a second, the rows are read after (memory reported)`, async () => {
+			const emails = Array.from({ length: BIG_JOB_ROWS }, (_, i) => `valid.w${i}@example.com`);
+			// Each process's peak from here on (Linux: writing 5 to clear_refs resets VmHWM).
+			for (const proc of [worker, webhookProcess]) services.resetPeakMemory(proc.pid);
+			const started = await fetch(`${webhookUrl}/webhook/${bigResume.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ emails }),
+			});
+			expect(started.status).toBe(200);
+			const done = JSON.parse(
+				(await receiver.next(900_000, (d) => d.url === '/big-wait')).rawBody,
+			) as Row;
+			expect(done).toEqual({ rows: BIG_JOB_ROWS, unique: BIG_JOB_ROWS, process: 'worker' });
+			// The account's one job on this service.
+			const { jobs } = await createClient({
+				apiKey: queued.apiKey,
+				baseUrl: queued.baseUrl,
+			}).listJobs();
+			expect(jobs.map((j) => j.total_emails)).toEqual([BIG_JOB_ROWS]);
+			const jobId = jobs[0].job_id;
+			const job = queued.job(jobId)!;
+			const attempts = queued.webhookAttempts.filter((a) => a.jobId === jobId);
+			expect(attempts.map((a) => [a.attempt, a.outcome])).toEqual([[1, 'acknowledged']]);
+			// The attempt is logged once the answer is in: from the job's completion to n8n's answer.
+			const answeredAfterMs = Date.parse(attempts[0].at) - Date.parse(String(job.completed_at));
+			const workerMemory = services.memoryOf(worker.pid);
+			const webhookMemory = services.memoryOf(webhookProcess.pid);
+			services.note(
+				`queue mode, n8n ${version}: Submit of ${BIG_JOB_ROWS} addresses waiting by webhook, Result Rows: delivery answered ${answeredAfterMs} ms after the job finished; peak resident memory: webhook process ${webhookMemory?.peakMiB} MiB, worker ${workerMemory?.peakMiB} MiB`,
+			);
+			expect(answeredAfterMs).toBeLessThan(1000);
 		});
 	},
 );

@@ -210,7 +210,8 @@ export function queueModeAvailable(): boolean {
 	const missing = missingQueuePrerequisites();
 	if (missing.length === 0) return true;
 	const line = `queue mode: missing ${missing.join(', ')}`;
-	if (process.env.EVF_REQUIRE_ALL_SUITES === '1') throw new Error(`${line} (CI installs these: see .ci/run)`);
+	if (process.env.EVF_REQUIRE_ALL_SUITES === '1')
+		throw new Error(`${line} (CI installs these: see .ci/run)`);
 	process.stderr.write(`${line}; skipping the queue-mode suite\n`);
 	return false;
 }
@@ -225,6 +226,14 @@ export function memoryOf(pid: number): { peakMiB: number; rssMiB: number } | und
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * Resets a process's peak resident memory (VmHWM) to its current size, so memoryOf's peak covers only
+ * what runs next (Linux: writing 5 to /proc/<pid>/clear_refs; needs the same user or root).
+ */
+export function resetPeakMemory(pid: number): void {
+	fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 /** A line for the test log and the run's report (stderr: jest keeps it, unlike a console call). */
