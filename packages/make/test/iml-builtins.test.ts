@@ -9,7 +9,11 @@ import { readJsonc } from './support/app-files';
 import { evaluate, evaluateString } from './support/iml';
 import { loadModule, type Directive } from './support/make-runtime';
 
-const single = (id: string) => loadModule(id).communication as Directive;
+/** A module's request, or the first of its requests (Check a Bulk Job repeats the first, then reads once more). */
+const single = (id: string): Directive => {
+  const c = loadModule(id).communication;
+  return Array.isArray(c) ? c[0]! : c;
+};
 
 const LABELS = [
   'valid',

@@ -30,6 +30,11 @@ export const RULES = {
     source:
       'sources.json#repeat in Make\'s VS Code extension ("a predefined delay in milliseconds", "bounded by the repeat.limit") with the module timeout above',
   },
+  repeatOutput: {
+    text: "a repeated request that has an output may emit a bundle per round (the harness takes that reading); a module that must emit one bundle sets output: null on the repeated request and emits from a later one, as Make's repeat examples do",
+    source:
+      "Make's repeat documentation (developers.make.com custom apps, API component blocks, repeat): its examples put output: null on the repeated request (checked 2026-11-26, /work/shared/DESIGN.md); https://developers.make.com/custom-apps-documentation/component-blocks/api (a communication may be an array of requests run in order)",
+  },
   paginationItems: {
     text: 'pagination stops at 3,200 records read in one module run (the harness counts records read, filtered or not)',
     source:

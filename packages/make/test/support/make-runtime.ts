@@ -652,6 +652,8 @@ async function runDirective(
   };
   for (;;) {
     let answer = await send();
+    /** Every earlier round of a repeat that answered; each may emit a bundle (RULES.repeatOutput). */
+    const earlierRounds: Answer[] = [];
     if (d.repeat) {
       let rounds = 1;
       for (;;) {
@@ -661,10 +663,21 @@ async function runDirective(
         if (rounds >= d.repeat.limit || evaluate(d.repeat.condition, pick(vars, 'repeatCondition')) !== true)
           break;
         await run.wait(d.repeat.delay, options.repeatDelayMs ?? d.repeat.delay);
+        earlierRounds.push(answer);
         answer = await send();
         rounds++;
       }
     }
+    // RULES.repeatOutput: Make documents no single bundle for a repeated request with an output, so
+    // the harness takes the worse reading, a bundle per round; Make's own examples set output: null.
+    if (
+      d.repeat &&
+      response.output !== undefined &&
+      response.output !== null &&
+      response.iterate === undefined
+    )
+      for (const earlier of earlierRounds)
+        bundles.push(evaluate(response.output, pick({ ...vars, ...earlier }, resScope)));
     const rvars = { ...vars, ...answer };
     if (answer.statusCode >= 400) {
       const err = errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
@@ -710,6 +723,8 @@ async function runDirective(
         bundles.push(bundle);
         if (bundles.length >= limitValue) return { bundles, metadata };
       }
+    } else if (response.output === null) {
+      // output: null emits nothing (Make's repeat examples emit from a later request).
     } else if (response.output !== undefined) {
       bundles.push(evaluate(response.output, pick(rvars, resScope)));
     } else if (!response.temp && !response.metadata) {
@@ -789,7 +804,8 @@ export async function runModuleDef(
       continue;
     }
     const r = await runDirective(d, vars, options, run, kind, b);
-    if (r.bundles.length > 0 || d.response?.output !== undefined || d.response?.trigger) bundles = r.bundles;
+    const emits = d.response?.output !== undefined && d.response.output !== null;
+    if (r.bundles.length > 0 || emits || d.response?.trigger) bundles = r.bundles;
     if (d.response?.trigger) triggerState = r.triggerState;
   }
   return { bundles, requests: run.log, triggerState, makeTimeMs: run.makeTimeMs };
