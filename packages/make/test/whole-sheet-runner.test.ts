@@ -12,6 +12,7 @@ import {
   blueprints,
   leadList,
   newSheet,
+  perRowBlueprint,
   runWholeSheet,
   SPREADSHEET_ID,
   webhookBundleFor,
@@ -134,6 +135,26 @@ describe('the runner counts operations as Make bills them and refuses what it ca
         runScenario({ name: 'wrong', metadata: meta, flow }, { connection: conn, sheets: sheet }),
       ).rejects.toThrow(ScenarioError);
   });
+});
+
+describe('the per-row pattern the peers force', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, timeScale: 0.002 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+  const run = (rows: number) =>
+    runScenario(perRowBlueprint(), {
+      connection: { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
+      sheets: newSheet(leadList(rows, 0, 0)),
+    });
+
+  test('costs two operations a row, and Google refuses the 61st row write of a run', async () => {
+    expect((await run(50)).operations).toBe(1 + 1 + 50 + 50);
+    await expect(run(61)).rejects.toThrow(/per minute/);
+  }, 60_000);
 });
 
 describe('part 2 stopped by Google part way', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildWebhookDelivery } from '@evf/client';
 import type { Sandbox } from '@evf/sandbox';
 import { receiveWebhook, type MakeConnection } from './make-runtime';
-import { loadBlueprint, runScenario, type Blueprint, type ScenarioRun } from './scenario';
+import { appModulePrefix, loadBlueprint, runScenario, type Blueprint, type ScenarioRun } from './scenario';
 import { RESULTS_TAB, STATE_CELL, SheetModel } from './scenario-sheets';
 
 export const EXAMPLES = join(__dirname, '..', '..', 'examples');
@@ -18,6 +18,42 @@ export function blueprints(): { submit: Blueprint; writeBack: Blueprint } {
   return {
     submit: loadBlueprint(join(EXAMPLES, 'whole-sheet-1-submit.blueprint.json')),
     writeBack: loadBlueprint(join(EXAMPLES, 'whole-sheet-2-write-back.blueprint.json')),
+  };
+}
+
+/**
+ * The per-row pattern the peers' apps force, as a scenario: read the list, then per row Verify an
+ * Email Address and write that row's answer (Google Sheets' Update a Row, here the same Sheets API call
+ * the flow uses). The bench runs it on a sample to count what a row costs.
+ */
+export function perRowBlueprint(): Blueprint {
+  const call = (id: number, mapper: Record<string, unknown>) => ({
+    id,
+    module: 'google-sheets:makeAPICall',
+    version: 2,
+    parameters: { __IMTCONN__: null },
+    mapper,
+  });
+  return {
+    name: 'Per row: verify and update each row',
+    metadata: { instant: false, version: 1, scenario: {} },
+    flow: [
+      call(1, { url: `/spreadsheets/${SPREADSHEET_ID}/values/Leads!A2:A`, method: 'GET' }),
+      { id: 2, module: 'builtin:BasicFeeder', version: 1, mapper: { array: '{{1.body.values}}' } },
+      {
+        id: 3,
+        module: `${appModulePrefix()}verifyEmail`,
+        version: 1,
+        parameters: { __IMTCONN__: null },
+        mapper: { email: '{{trim(get(2.value; 1))}}' },
+      },
+      call(4, {
+        url: `/spreadsheets/${SPREADSHEET_ID}/values/Verified!A{{2.__IMTINDEX__ + 1}}:E{{2.__IMTINDEX__ + 1}}`,
+        method: 'PUT',
+        qs: [{ key: 'valueInputOption', value: 'RAW' }],
+        body: '{"values": [["{{3.email}}", "{{3.category}}", "{{3.group}}", "{{3.safe_to_send}}", "{{3.reason}}"]]}',
+      }),
+    ],
   };
 }
 
