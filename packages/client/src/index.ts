@@ -20,7 +20,30 @@ export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
 
 // Errors, one class per situation.
-export * from './errors';
+export {
+  EvfError,
+  InputError,
+  ApiError,
+  BadRequestError,
+  AuthenticationError,
+  InsufficientCreditsError,
+  PermissionDeniedError,
+  NotFoundError,
+  VerificationTimeoutError,
+  UnprocessableError,
+  RateLimitError,
+  ServiceUnavailableError,
+  ServerError,
+  ConnectionError,
+  RequestTimeoutError,
+  AbortedError,
+  TimeBudgetSpentError,
+  SubmissionUncertainError,
+  VerificationUncertainError,
+  PartialSubmissionError,
+  JobWaitTimeoutError,
+} from './errors';
+export type { InvalidEmail, UncertainSubmission, UncertainChunk } from './errors';
 
 // The spec's limits, statuses and the API allowance tables.
 export { LIMITS, JOB_STATUSES, STOPPED_STATUSES, PRIORITIES, API_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from './limits';
@@ -59,9 +82,9 @@ export type { Transport, TransportRequest, TransportResponse, HttpMethod, Transp
 export { parseRetryHeader } from './core/retry';
 
 // The adapter kit: what every platform adapter needs from the client instead of a copy of its own.
-export { classifyTransportFailure, transportFailure, failureContextOf } from './adapter-kit/transport-failure';
-export type { FailureContext, FailureVerdict } from './adapter-kit/transport-failure';
-export { baseUrlProblem, assertBaseUrl } from './adapter-kit/base-url';
+export { transportFailure, failureContextOf } from './adapter-kit/transport-failure';
+export type { FailureContext } from './adapter-kit/transport-failure';
+export { baseUrlProblem } from './adapter-kit/base-url';
 export type { BaseUrlProblem, BaseUrlRule, BaseUrlPolicy } from './adapter-kit/base-url';
 export { lowerCaseHeaders } from './adapter-kit/headers';
 export type { HeaderSource } from './adapter-kit/headers';

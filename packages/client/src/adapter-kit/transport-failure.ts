@@ -41,7 +41,7 @@ export interface FailureContext {
   answerStarted?: boolean;
 }
 
-export interface FailureVerdict {
+interface FailureVerdict {
   kind: TransportFailure;
   /** `false` only when the request provably never left; `true` once an answer had started. */
   sent: boolean | 'unknown';
@@ -257,7 +257,7 @@ function aggregateNotSent(link: Link): boolean {
 }
 
 /** Decides what a failed attempt means: its kind for the caller, and whether it may have been sent. */
-export function classifyTransportFailure(error: unknown, context: FailureContext = {}): FailureVerdict {
+function classifyTransportFailure(error: unknown, context: FailureContext = {}): FailureVerdict {
   const links = chain(error).map(read);
   const coded = links.filter((l) => l.code !== undefined);
   const code = coded.length ? coded[coded.length - 1].code : undefined;
