@@ -289,3 +289,17 @@ it('a submission the service took but whose answer was lost: the step fails sayi
   expect(sb.requests.filter((r) => r.method === 'POST').length).toBe(posts);
   expect(charged() - before).toBe(2);
 });
+
+it('a file edited while its job runs: the rows added since are marked as never sent, and the note says a rerun is a new list', async () => {
+  const side = sideFor();
+  const url = files.host('edited.csv', 'Email\nvalid.edit1@acme-corp.com\n');
+  const method = 'creates.verify_file_and_wait.operation';
+  const waiting = await runStep(side, `${method}.perform`, { inputData: { file: url } });
+  const rawRequest = await callbackFor(receiver, (waiting.results!.job_ids as string[])[0]!);
+  files.host('edited.csv', 'Email\nvalid.edit1@acme-corp.com\nvalid.edit2@acme-corp.com\n');
+  const resumed = await runStep(side, `${method}.performResume`, { inputData: { file: url }, outputData: waiting.results, rawRequest });
+  expect(resumed.results).toMatchObject({ rows: 2, rows_verified: 1, rows_not_verified: 1, complete: false });
+  expect(resumed.results!.note).toMatch(/file changed after it was submitted/);
+  const text = files.stashed.get(resumed.results!.results_file as string)!.bytes.toString('utf8');
+  expect(text).toMatch(/valid\.edit2@acme-corp\.com,,,,Not verified: the address was added to the file after it was submitted,not_verified/);
+});

@@ -116,7 +116,14 @@ async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: 
 }
 
 /** The results file and the step's output, from the jobs made for this list so far. */
-async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], deadline: number, notes: string[]) {
+async function finish(
+  z: ZObject,
+  bundle: Bundle<FileInput>,
+  jobIds: string[],
+  deadline: number,
+  notes: string[],
+  listKey?: string,
+) {
   let file: TableFile | undefined;
   let table: TableList | undefined;
   try {
@@ -128,11 +135,16 @@ async function finish(z: ZObject, bundle: Bundle<FileInput>, jobIds: string[], d
   }
   const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, deadline - STASH_RESERVE_MS);
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
-  const { plan } = planOf(table, optionalString(bundle.inputData.name));
+  const { plan, key } = planOf(table, optionalString(bundle.inputData.name));
+  // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
+  const changed = file !== undefined && listKey !== undefined && key !== listKey;
+  if (changed) notes.push('The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).');
   const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
   const notVerifiedReason = !readAll
     ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
-    : failed.length
+    : changed
+      ? 'the address was added to the file after it was submitted'
+      : failed.length
       ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
       : 'the service returned no answer for it';
   const written = writeBackTable(table, plan.preflight, rows, { notVerifiedReason });
@@ -253,7 +265,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
       );
     }
   }
-  return finish(z, bundle, waiting.job_ids, deadline, notes);
+  return finish(z, bundle, waiting.job_ids, deadline, notes, waiting.list_key);
 });
 
 const sampleRows = [
