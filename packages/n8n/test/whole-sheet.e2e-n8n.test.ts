@@ -6,6 +6,8 @@
  *   every row comes back in the same file beside its own columns: each distinct address charged once
  *   and answered once, duplicates with their first copy's answer, malformed rows never sent, every
  *   group's count equal to the job's;
+ * - a list longer than maxRowsPerRun (a small plan's daily allowance) is finished by as many runs, each
+ *   sending only the next open rows;
  * - an XLSX list whose job fails part way gets the rows verified so far written and the rest marked
  *   not_verified; the next run sends only those open rows (nothing verified is sent twice), and a run
  *   on a finished file sends nothing at all.
@@ -131,6 +133,56 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 			expect(sandbox.ledger().refunded - before.refunded).toBe(unknowns);
 			// Duplicates carry their first copy's answer; malformed rows were never sent.
 			expect(tally(back, 'Verification')).toEqual({
+				verified: want.unique.size,
+				duplicate: want.rows.filter((r) => r.verification === 'duplicate').length,
+				skipped: want.rows.filter((r) => r.verification === 'skipped').length,
+			});
+		});
+	});
+
+	describe('a list longer than one run may send (maxRowsPerRun, for a small daily allowance), run until done', () => {
+		const ROWS_SMALL = 1_000;
+		const PER_RUN = 400;
+		let flow: Flow;
+		const rows = leads(ROWS_SMALL, 'm');
+		const want = expected(rows);
+		const file = () => `${flow.files}/leads.csv`;
+
+		beforeAll(async () => {
+			flow = await prepareFlow({
+				version,
+				sandbox,
+				tarball,
+				file: 'leads.csv',
+				settings: { maxRowsPerRun: PER_RUN },
+			});
+			writeLeads(file(), rows, version);
+		});
+		afterAll(() => flow?.remove());
+
+		it('each run sends the next rows only, marks the rest not sent yet, and three runs finish the list with no address sent twice', async () => {
+			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+			const sentPerRun: Set<string>[] = [];
+			const charged = sandbox.ledger().charged;
+			for (let run = 0; run < 3; run++) {
+				const from = sandbox.requests.length;
+				ok(await flow.run());
+				expect(submissions(sandbox, from)).toBe(1);
+				const [job] = jobsAsked(sandbox, from);
+				const sent = new Set<string>();
+				for await (const row of client.results(job)) sent.add(row.email.toLowerCase());
+				sentPerRun.push(sent);
+				const back = readBack(file(), version);
+				const waiting = back.filter((row) => row.Reason.startsWith('Not sent yet'));
+				// Rows are taken in file order: every row after this run's last one still waits.
+				expect(waiting).toHaveLength(Math.max(0, ROWS_SMALL - PER_RUN * (run + 1)));
+				for (const row of waiting) expect(row.Verification).toBe('not_verified');
+			}
+			const all = sentPerRun.flatMap((sent) => [...sent]);
+			expect(all).toHaveLength(want.unique.size);
+			expect(new Set(all)).toEqual(want.unique);
+			expect(sandbox.ledger().charged - charged).toBe(want.unique.size);
+			expect(tally(readBack(file(), version), 'Verification')).toEqual({
 				verified: want.unique.size,
 				duplicate: want.rows.filter((r) => r.verification === 'duplicate').length,
 				skipped: want.rows.filter((r) => r.verification === 'skipped').length,

@@ -153,12 +153,15 @@ export async function prepareFlow({
 	sandbox,
 	tarball,
 	file,
+	settings: overrides = {},
 }: {
 	version: string;
 	sandbox: Sandbox;
 	tarball: string;
 	/** The file's name inside the allowed folder, e.g. leads.csv. */
 	file: string;
+	/** Other Settings values than the shipped ones, e.g. { maxRowsPerRun: 400 }. */
+	settings?: Record<string, string | number>;
 }): Promise<Flow> {
 	const instance = await runner.createInstance({ version });
 	const files = path.join(instance.folder, 'n8n-files');
@@ -177,12 +180,18 @@ export async function prepareFlow({
 		},
 	]);
 	const flow = JSON.parse(fs.readFileSync(FLOW_FILE, 'utf8')) as {
-		nodes: Array<{ name: string; parameters: { assignments?: { assignments: Lead[] } } }>;
+		nodes: Array<{
+			name: string;
+			parameters: { assignments?: { assignments: Array<{ name: string; value: unknown }> } };
+		}>;
 	};
-	const settings = flow.nodes.find((node) => node.name === 'Settings');
-	const fileSetting = settings?.parameters.assignments?.assignments.find((a) => a.name === 'file');
-	if (!fileSetting) throw new Error(`${FLOW_FILE} has no Settings node with a "file" field`);
-	fileSetting.value = path.join(files, file);
+	const fields = flow.nodes.find((node) => node.name === 'Settings')?.parameters.assignments
+		?.assignments;
+	for (const [name, value] of Object.entries({ file: path.join(files, file), ...overrides })) {
+		const field = fields?.find((a) => a.name === name);
+		if (!field) throw new Error(`${FLOW_FILE} has no Settings node with a "${name}" field`);
+		field.value = value;
+	}
 	await runner.importWorkflows(instance, [flow]);
 	return {
 		instance,
