@@ -145,7 +145,7 @@ const OUTPUTS: Record<string, { schema: string | null; extras: string[] }> = {
     ],
   },
   listJobs: { schema: 'JobListItem', extras: [] },
-  watchFinishedJobs: { schema: 'JobListItem', extras: [] },
+  watchNewJobs: { schema: 'JobListItem', extras: [] },
   // The instant trigger outputs what the delivery announced: the job ID and the event name, no more.
   // (two of WebhookBody's fields; a subset, so no schema is checked whole here).
   watchJobFinished: { schema: null, extras: ['job_id', 'event'] },

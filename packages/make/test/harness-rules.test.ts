@@ -133,7 +133,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('an id trigger over unordered ids (random hex job ids), and over items that carry a date', async () => {
-    const real = loadModule('watchFinishedJobs');
+    const real = loadModule('watchNewJobs');
     const d = real.communication as Directive;
     const wrong: ModuleDef = {
       ...real,
@@ -154,7 +154,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a date trigger whose data is not in the order it declares', async () => {
-    const real = loadModule('watchFinishedJobs');
+    const real = loadModule('watchNewJobs');
     const d = real.communication as Directive;
     const wrong: ModuleDef = {
       ...real,
@@ -201,7 +201,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('an epoch without a static limit of at most 300', async () => {
-    const real = loadModule('watchFinishedJobs');
+    const real = loadModule('watchNewJobs');
     await ruleBroken(
       () =>
         checkModule({

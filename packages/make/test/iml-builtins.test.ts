@@ -1,7 +1,7 @@
 /**
  * The app's logic written in Make's built-in IML functions, run beside the client's own code it
  * copies: the category mapping (Verify, List Results) over every primary_label x tag combination,
- * and the one terminal-status rule (Check a Bulk Job, Watch Finished Bulk Jobs) over every status the
+ * and the one terminal-status rule (Check a Bulk Job, List Bulk Job Results) over every status the
  * client knows and some it does not. Make cannot import @evf/client, so these copies are pinned here.
  */
 import { categorize, isJobStopped, JOB_STATUSES, STOPPED_STATUSES } from '@evf/client';
@@ -92,9 +92,9 @@ describe('one terminal-status rule: the Make copies equal the client isJobStoppe
   const statuses = [...JOB_STATUSES, 'paused', 'archived', 'COMPLETED', ''];
 
   it('the status lists written in the app are the client STOPPED_STATUSES', () => {
-    const text = JSON.stringify([single('waitForJob'), single('watchFinishedJobs')]);
+    const text = JSON.stringify([single('waitForJob'), single('listResults')]);
     const lists = [...text.matchAll(/split\('([^']*)', ','\)/g)].map((m) => m[1]);
-    expect(lists).toHaveLength(2);
+    expect(lists).toHaveLength(3);
     for (const l of lists) expect(l!.split(',')).toEqual([...STOPPED_STATUSES]);
   });
 
@@ -113,17 +113,6 @@ describe('one terminal-status rule: the Make copies equal the client isJobStoppe
           stopped: isJobStopped({ status: status as never, terminal }),
         });
       }
-    }
-  });
-
-  it('Watch Finished Bulk Jobs: emits a list item exactly when the client counts it stopped (list items carry no flag)', () => {
-    const d = single('watchFinishedJobs');
-    const condition = (d.response!.iterate as { condition: string }).condition;
-    for (const status of statuses) {
-      expect({ status, emitted: evaluateString(condition, vars({ item: { status } })) }).toEqual({
-        status,
-        emitted: isJobStopped({ status: status as never }),
-      });
     }
   });
 });

@@ -339,22 +339,57 @@ describe('Make modules against the sandbox', () => {
     expect(first.label).toContain(first.value);
   });
 
-  it('Watch Finished Bulk Jobs emits finished jobs once, by creation date, newest first', async () => {
-    const first = await run('watchFinishedJobs', { maxJobs: 100 });
-    expect(first.bundles.length).toBeGreaterThan(0);
-    for (const b of first.bundles as { status: string }[])
-      expect(['queued', 'processing']).not.toContain(b.status);
-    expect(first.triggerState?.date).toBeDefined();
-    const again = await run('watchFinishedJobs', { maxJobs: 100 }, { triggerState: first.triggerState });
-    expect(again.bundles).toEqual([]);
-    expect(again.triggerState).toEqual(first.triggerState);
-    // Creation times have millisecond resolution: a job made in the same millisecond as the last one
-    // emitted would be ordered by id, so the new job is made a few ms later.
-    await new Promise((r) => setTimeout(r, 5));
-    const jobId = await submit(['valid.new@example.com']);
-    await waitTerminal(jobId);
-    const next = await run('watchFinishedJobs', { maxJobs: 100 }, { triggerState: first.triggerState });
-    expect((next.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([jobId]);
+  describe('Watch new bulk jobs: every job once, whatever order jobs finish in, bursts larger than a page', () => {
+    let own: Sandbox;
+    let c: MakeConnection;
+    beforeAll(async () => {
+      // Jobs wait a real second in the queue, so the first ones are still running when they are emitted.
+      own = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 1000, rowsPerSecond: 100_000 });
+      c = { apiKey: own.apiKey, baseUrl: own.baseUrl };
+    });
+    afterAll(async () => {
+      await own?.close();
+    });
+    const submitTo = async (n: number, tag: string) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const r = await runModule('submitBulk', { emails: [`valid.${tag}${i}@example.com`] }, c);
+        ids.push((r.bundles[0] as { job_id: string }).job_id);
+        // Creation times have millisecond resolution; Make orders equal dates by id, which is random.
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      return ids;
+    };
+    const watch = async (params: Record<string, unknown>, triggerState?: { id: string; date?: string }) => {
+      const r = await runModule('watchNewJobs', params, c, { triggerState });
+      checkRequests(r.requests);
+      for (const b of r.bundles) expectFieldsDeclared(b, interfaceOf('watchNewJobs'), 'watchNewJobs');
+      return r;
+    };
+
+    it('a job still running is emitted once, and never again when it finishes later than a newer one', async () => {
+      const [older, newer] = await submitTo(2, 'order');
+      const first = await watch({ limit: 100 });
+      expect((first.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([older, newer]);
+      expect((first.bundles as { status: string }[]).every((b) => b.status === 'queued')).toBe(true);
+      // Both finish (in whatever order the service picks); nothing is emitted twice or lost.
+      await new Promise((r) => setTimeout(r, 1500));
+      const again = await watch({ limit: 100 }, first.triggerState);
+      expect(again.bundles).toEqual([]);
+      expect(again.triggerState).toEqual(first.triggerState);
+    }, 60_000);
+
+    it('250 new jobs between two runs (2.5 pages): all emitted once, oldest first, read across pages by offset', async () => {
+      const before = await watch({ limit: 100 });
+      const ids = await submitTo(250, 'burst');
+      const r = await watch({ limit: 3200 }, before.triggerState);
+      expect(r.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
+      expect((r.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual(ids);
+      const after = await watch({ limit: 3200 }, r.triggerState);
+      expect(after.bundles).toEqual([]);
+      // Reading stops at the page that reaches the remembered job: one request, not three.
+      expect(after.requests).toHaveLength(1);
+    }, 120_000);
   });
 
   it('List Bulk Jobs pages by offset until a short page, and stops at its limit', async () => {

@@ -731,6 +731,13 @@ async function runDirective(
       bundles.push(answer.body);
     }
     if (!d.pagination || bundles.length >= limitValue) break;
+    if (response.trigger?.order === 'desc') {
+      // Newest first: Make stops once a page reaches the item it remembered (RULES.triggerOrder), and,
+      // on the worse reading of its limit, once it holds `limit` new items (older new ones are lost).
+      const state = options.triggerState;
+      const fresh = candidates.filter((c) => !state || compareKeys(c.key, state) > 0).length;
+      if (fresh >= limitValue || (state && fresh < candidates.length)) break;
+    }
     page += 1;
     const pvars = pick({ ...rvars, pagination: { page } }, 'pagination');
     if (d.pagination.condition !== undefined && evaluate(d.pagination.condition, pvars) !== true) break;
@@ -767,7 +774,9 @@ function fire(
     (max, c) => (!max || compareKeys(c.key, max) > 0 ? c.key : max),
     state,
   );
-  return { bundles: fresh.map((c) => c.bundle), triggerState };
+  // Make hands the items to the scenario oldest first (Trigger (polling), response.trigger.order).
+  const oldestFirst = [...fresh].sort((a, b) => compareKeys(a.key, b.key));
+  return { bundles: oldestFirst.map((c) => c.bundle), triggerState };
 }
 
 /** Runs a module definition: static rules first, then parameters, then the requests. */
