@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { isJobStopped } from '@evf/client';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
-import { createClient } from '../EmailVerification/transport';
+import { clientFor } from '../EmailVerification/transport';
 import { rememberJob } from '../EmailVerification/helpers/seenJobs';
 
 /** Jobs looked at per poll: the newest ones, where a job that just finished is. */
@@ -49,7 +49,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 		const firstRun = staticData.seenJobIds === undefined;
 		const manual = this.getMode() === 'manual';
 		try {
-			const client = await createClient(this);
+			const client = await clientFor(this);
 			const finished: IDataObject[] = [];
 			for await (const job of client.jobs({ maxItems: JOBS_PER_POLL })) {
 				// List items carry no terminal flag: isJobStopped then goes by the status.

@@ -16,7 +16,7 @@ import {
 } from '../EmailVerification/actions/common.descriptions';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
-import { createClient, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
+import { clientFor, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
 import { claimJob } from '../EmailVerification/helpers/seenJobs';
 import { noWebhookLifecycle } from '../EmailVerification/helpers/webhookLifecycle';
 
@@ -160,7 +160,7 @@ export class EmailVerificationTrigger implements INodeType {
 				groups?: string[];
 				simplify?: boolean;
 			};
-			const client = await createClient(this);
+			const client = await clientFor(this);
 			await appendResultRows(
 				client,
 				verified.jobId,

@@ -8,7 +8,7 @@ import * as email from './email/Email.resource';
 import type { EmailVerificationType } from './node.type';
 import { errorJson, toNodeError } from '../helpers/errors';
 import { forEachItem, itemFor } from '../helpers/items';
-import { createClient } from '../transport';
+import { clientFor } from '../transport';
 
 type PerItem = (
 	this: IExecuteFunctions,
@@ -47,7 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	let client: EmailVerificationClient;
 	try {
-		client = await createClient(this);
+		client = await clientFor(this);
 	} catch (error) {
 		// A bad credential fails every item; with Continue On Fail each item says so, rather than the
 		// engine passing the input on as if nothing went wrong.

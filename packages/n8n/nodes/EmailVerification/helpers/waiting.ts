@@ -24,7 +24,7 @@ import {
 } from '@evf/client';
 import { toNodeError } from './errors';
 import { itemFor, pickFields, SHEET_RESULT_FIELDS, SIMPLE_RESULT_FIELDS } from './items';
-import { createClient, getCredentialsOf, signingSecrets } from '../transport';
+import { clientFor, getCredentialsOf, signingSecrets } from '../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
 
@@ -242,7 +242,7 @@ export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhook
 	const settings = readWaitSettings(read);
 	const items: INodeExecutionData[] = [];
 	try {
-		const client = await createClient(this);
+		const client = await clientFor(this);
 		if (settings.output === 'job') items.push(jobItem(await client.getJob(jobId), 0));
 		else await appendResultRows(client, jobId, readRowOptions(read), 0, items);
 	} catch (error) {

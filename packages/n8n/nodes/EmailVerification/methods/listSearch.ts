@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import type { JobListItem } from '@evf/client';
-import { createClient } from '../transport';
+import { clientFor } from '../transport';
 import { toNodeError } from '../helpers/errors';
 
 type LabelledJob = Pick<
@@ -52,7 +52,7 @@ export async function searchJobs(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	try {
-		const client = await createClient(this);
+		const client = await clientFor(this);
 		const timeZone = this.getTimezone();
 		const wanted = filter?.trim().toLowerCase();
 		const results: INodeListSearchResult['results'] = [];

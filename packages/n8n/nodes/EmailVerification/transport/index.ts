@@ -151,7 +151,7 @@ export async function getCredentialsOf(context: RequestContext): Promise<EvfCred
 	return credentials;
 }
 
-export async function createClient(context: RequestContext): Promise<EmailVerificationClient> {
+export async function clientFor(context: RequestContext): Promise<EmailVerificationClient> {
 	const credentials = await getCredentialsOf(context);
 	return new EmailVerificationClient({
 		// n8n puts the key into X-API-Key through the credential's `authenticate`.
