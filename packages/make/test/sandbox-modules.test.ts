@@ -392,7 +392,7 @@ describe('Make modules against the sandbox', () => {
     }, 120_000);
   });
 
-  it('List Bulk Jobs pages by offset until a short page, and stops at its limit', async () => {
+  it('List Bulk Jobs and the Job ID dropdown page by offset until a short page, and stop at their limit', async () => {
     const many = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
     try {
       const c: MakeConnection = { apiKey: many.apiKey, baseUrl: many.baseUrl };
@@ -405,6 +405,13 @@ describe('Make modules against the sandbox', () => {
       const some = await runModule('listJobs', { limit: 150 }, c);
       expect(some.requests).toHaveLength(2);
       expect(some.bundles).toHaveLength(150);
+      // The Job ID dropdown lists past the newest 100 too.
+      const rpc = await runRpc('listJobs', c);
+      checkRequests(rpc.requests);
+      expect(rpc.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
+      expect(rpc.bundles.map((b) => (b as { value: string }).value)).toEqual(
+        all.bundles.map((b) => (b as { job_id: string }).job_id),
+      );
     } finally {
       await many.close();
     }
