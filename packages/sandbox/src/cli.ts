@@ -3,10 +3,11 @@
  * scenarios without an account. The key and secret it prints are the sandbox's public demo credentials.
  */
 import { DEMO_ACCOUNT } from './demo-account';
+import { DEFAULT_PORT } from './options';
 import { startSandbox } from './server';
 
 function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 8787;
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TypeError(`PORT must be a whole number from 0 to 65535; got "${raw}"`);

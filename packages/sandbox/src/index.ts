@@ -1,6 +1,6 @@
 export { startSandbox, type Sandbox } from './server';
 export { DEMO_ACCOUNT } from './demo-account';
-export type { SandboxOptions } from './options';
+export { DEFAULT_PORT, type SandboxOptions } from './options';
 export type { AccountSeed, KeySeed, AccountCredentials } from './engine/accounts';
 export type { FaultController, FailNextSpec, SlowSpec, FaultOptions, RequestMatcher } from './faults';
 export type { DeliveryAttempt, DeliveryOutcome, Resolver } from './webhooks';

@@ -90,3 +90,6 @@ export function nonNegative(name: string, value: number): number {
     throw new TypeError(`${name} must be a number >= 0; got ${String(value)}`);
   return value;
 }
+
+/** Where `npm start` serves the sandbox (http://127.0.0.1:8787/api) unless PORT says otherwise. */
+export const DEFAULT_PORT = 8787;

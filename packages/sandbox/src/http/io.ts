@@ -55,11 +55,6 @@ export function sendJson(
   res.end(text);
 }
 
-export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
-  res.writeHead(status, headers);
-  res.end();
-}
-
 /**
  * Parses an integer query parameter: absent -> default; present but not a whole number in range -> 422
  * naming the parameter and the allowed range.
