@@ -4,6 +4,8 @@
  * for 2 tasks; a job that fails part way writes back the rows verified so far and marks the rest; a
  * rerun submits only the rows still without an answer, and a further rerun submits nothing.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { listFingerprint, planSubmission, readTable } from '@evf/client';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
@@ -302,4 +304,23 @@ it('a file edited while its job runs: the rows added since are marked as never s
   expect(resumed.results!.note).toMatch(/file changed after it was submitted/);
   const text = files.stashed.get(resumed.results!.results_file as string)!.bytes.toString('utf8');
   expect(text).toMatch(/valid\.edit2@acme-corp\.com,,,,Not verified: the address was added to the file after it was submitted,not_verified/);
+});
+
+it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet, every row written back', async () => {
+  const side = sideFor();
+  const xlsx = readFileSync(join(__dirname, '../../client/test/fixtures/leads-sheetjs.xlsx'));
+  const run = await runWholeSheetZap(sb, side, files.host('leads.xlsx', xlsx));
+  expect(run.error).toBeUndefined();
+  expect(run.output).toMatchObject({ rows: 6, rows_verified: 2, rows_duplicate: 1, rows_skipped: 3, complete: true, results_file_name: 'leads-verified.csv' });
+  expect(run.sheet!.map((r) => [r[1], r[7]])).toEqual([
+    ['Email', 'Verification'],
+    ['ada@acme-corp.com', 'verified'],
+    ['bob@acme-corp.com', 'verified'],
+    ['', 'skipped'],
+    // The client's syntax rule wants a non-ASCII domain in its xn-- form: reported, not sent, not charged.
+    ['zoe@exämple.com', 'skipped'],
+    ['', 'skipped'],
+    ['ADA@acme-corp.com', 'duplicate'],
+  ]);
+  expect(run.sheet![4]![6]).toMatch(/^Not sent \(not charged\): malformed address, .*xn--/);
 });
