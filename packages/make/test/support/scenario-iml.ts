@@ -6,9 +6,9 @@
  * test/support/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
  *
  * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
- * https://www.make.com/en/help/functions/array-functions (map, first, add, slice, deduplicate, length; "The
- * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions (lower,
- * trim, startsWith), https://www.make.com/en/help/functions/math-functions (ceil, max).
+ * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
+ * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions
+ * (trim), https://www.make.com/en/help/functions/math-functions (ceil, max).
  */
 
 export class ScenarioImlError extends Error {
@@ -165,29 +165,6 @@ function stepInto(obj: unknown, key: string): unknown {
   return (obj as Record<string, unknown>)[key];
 }
 
-/**
- * map(array; key; filterKey; values) filters on `filterKey` being one of the comma-separated
- * `values`. Scanning 50,000 items once per row would make the runner quadratic, so the items are
- * indexed once per array and key; the answer is the same as a scan.
- */
-const mapIndex = new WeakMap<unknown[], Map<string, Map<string, unknown[]>>>();
-function itemsWhere(arr: unknown[], filterKey: string, value: string): unknown[] {
-  let byKey = mapIndex.get(arr);
-  if (!byKey) mapIndex.set(arr, (byKey = new Map()));
-  let index = byKey.get(filterKey);
-  if (!index) {
-    index = new Map();
-    for (const item of arr) {
-      const k = asText((item as Record<string, unknown>)?.[filterKey]);
-      const list = index.get(k);
-      if (list) list.push(item);
-      else index.set(k, [item]);
-    }
-    byKey.set(filterKey, index);
-  }
-  return index.get(value) ?? [];
-}
-
 type Fn = (args: unknown[]) => unknown;
 const FUNCTIONS: Record<string, Fn> = {
   ifempty: ([a, b]) => (isEmpty(a) ? b : a),
@@ -195,21 +172,12 @@ const FUNCTIONS: Record<string, Fn> = {
     asText(path)
       .split('.')
       .reduce<unknown>((o, k) => stepInto(o, k), obj),
-  map: ([arr, key, filterKey, values]) => {
-    const items = asArray(arr, 'map');
-    const picked =
-      filterKey === undefined
-        ? items
-        : asText(values)
-            .split(',')
-            .flatMap((v) => itemsWhere(items, asText(filterKey), v));
-    return picked
+  map: ([arr, key]) =>
+    asArray(arr, 'map')
       .map((item) =>
         item && typeof item === 'object' ? (item as Record<string, unknown>)[asText(key)] : undefined,
       )
-      .filter((v) => v !== undefined);
-  },
-  first: ([arr]) => asArray(arr, 'first')[0],
+      .filter((v) => v !== undefined),
   add: ([arr, ...values]) => [...asArray(arr, 'add'), ...values],
   slice: ([arr, start, end]) =>
     asArray(arr, 'slice').slice(
@@ -218,9 +186,7 @@ const FUNCTIONS: Record<string, Fn> = {
     ),
   deduplicate: ([arr]) => [...new Set(asArray(arr, 'deduplicate'))],
   length: ([v]) => (typeof v === 'string' ? v.length : asArray(v, 'length').length),
-  lower: ([v]) => asText(v).toLowerCase(),
   trim: ([v]) => asText(v).trim(),
-  startsWith: ([v, s]) => asText(v).startsWith(asText(s)),
   ceil: ([v]) => Math.ceil(asNumber(v, 'ceil()')),
   max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
 };
