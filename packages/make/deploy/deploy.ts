@@ -11,6 +11,11 @@ import { Make, MakeError } from '@makehq/sdk';
 import { parse } from 'jsonc-parser';
 
 export const APP_DIR = join(__dirname, '..', 'app');
+/**
+ * The app's logo: a 512 x 512 PNG, the one form Make's API takes for an app icon (@makehq/sdk's
+ * setIcon refuses anything else before sending). Outside app/, since makecomapp.json names no icon.
+ */
+export const LOGO_FILE = join(__dirname, '..', 'assets', 'logo.png');
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
@@ -125,6 +130,13 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     path: () => `/sdk/apps/${N}/${V}/readme`,
     what: g.readme,
     run: (m) => m.sdk.apps.setDocs(appName, V, text(g.readme)).then(() => undefined),
+  });
+
+  steps.push({
+    method: 'PUT',
+    path: () => `/sdk/apps/${N}/${V}/icon`,
+    what: 'assets/logo.png (the app logo, 512 x 512 PNG)',
+    run: (m) => m.sdk.apps.setIcon(appName, V, readFileSync(LOGO_FILE)).then(() => undefined),
   });
 
   const [connId, conn] = Object.entries(app.components.connection)[0]!;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useNock } from '../../../test/support/nock';
 import { registerSecret } from '../../../test/support/secret-guard';
-import { APP_DIR, main, planDeploy, readMakecomapp } from '../deploy/deploy';
+import { APP_DIR, LOGO_FILE, main, planDeploy, readMakecomapp } from '../deploy/deploy';
 
 useNock();
 
@@ -107,6 +107,16 @@ describe('npm run deploy -w @evf/make', () => {
         expect(calls).toContain(`PUT /sdk/apps/${APP}/1/modules/${id}/${section}`);
     }
     expect(r.out.join('\n')).toMatch(/only if missing/);
+    // The logo is uploaded, right after the app's general files.
+    expect(calls).toContain(`PUT /sdk/apps/${APP}/1/icon`);
+    expect(r.out.join('\n')).toMatch(/assets\/logo\.png/);
+  });
+
+  it('the logo is a 512 x 512 PNG, the form Make takes for an app icon', () => {
+    const png = readFileSync(LOGO_FILE);
+    expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
   });
 
   it('refuses clearly without a token or a zone, before any request', async () => {
