@@ -674,6 +674,26 @@ describe('Bulk Job > Get, Get Many, Get Results, Wait for Completion', () => {
 			'score',
 			'status',
 		]);
+
+		// Only Sheet Fields: what a sheet needs and nothing else, whatever Simplify says.
+		const sheet = await run({
+			resource: 'bulkJob',
+			operation: 'getResults',
+			jobId: { mode: 'id', value: jobId },
+			returnAll: true,
+			groups: [],
+			simplify: true,
+			sheetFields: true,
+		});
+		expect(sheet.output.length).toBeGreaterThan(2);
+		for (const item of sheet.output)
+			expect(Object.keys(item.json).sort()).toEqual([
+				'category',
+				'email',
+				'group',
+				'reason',
+				'safe_to_send',
+			]);
 	});
 
 	it('Wait for Completion answers at once for a finished job, by polling and by webhook', async () => {
