@@ -11,8 +11,6 @@ import { MALFORMED_ADDRESSES } from './bad-inputs';
 const OUTCOME_PREFIXES = ['valid', 'invalid', 'catchall', 'unknown', 'notverified', 'info', 'sales', 'temp', 'trap', 'full', 'disabled'];
 const DOMAINS = ['example.com', 'example.org', 'mail.example.net', 'corp.example.io'];
 
-export type ListItem = { kind: 'valid'; email: string } | { kind: 'malformed'; email: string };
-
 const token = fc.stringMatching(/^[a-z0-9]{1,6}$/);
 
 export const validAddress: fc.Arbitrary<string> = fc

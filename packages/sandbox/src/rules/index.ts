@@ -6,15 +6,13 @@
 export * from './limits';
 export * from './wire';
 export { addressProblem } from './address';
-export { judgeIp, isIp, type IpVerdict } from './ip';
+export { isIp } from './ip';
 export {
   webhookUrlViolations,
   resolvedAddressViolations,
   hostOf,
   isLoopbackHost,
-  type WebhookRule,
   type WebhookUrlViolation,
-  type WebhookUrlPolicy,
 } from './webhook-url';
-export { categoryOf, type Category, type Group } from './categories';
+export { categoryOf, type Category } from './categories';
 export { signedDelivery } from './signing';
