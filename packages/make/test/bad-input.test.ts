@@ -314,7 +314,7 @@ describe('the Make parameter patterns agree with the client checks', () => {
     );
   });
 
-  it('the webhook_url pattern refuses every URL the issue lists, as the client does', () => {
+  it('the webhook_url pattern refuses every URL the spec rules out, as the client does', () => {
     for (const [, u] of BAD_WEBHOOK_URLS) {
       expect({ u, pattern: url.test(u) && u.length <= 2048 }).toEqual({ u, pattern: false });
       expect(checkWebhookUrl(u).length).toBeGreaterThan(0);

@@ -87,7 +87,7 @@ describe('header names in any letter case', () => {
   });
 });
 
-describe('a genuine delivery is never refused for its bytes (issue 17, point 7)', () => {
+describe('a genuine delivery is never refused for its bytes (JSON spellings a re-serialisation would change)', () => {
   const body = {
     event: 'job.completed',
     job_id: 'job_0001',

@@ -16,14 +16,14 @@ export class MakeRuleError extends Error {
 
 export const RULES = {
   moduleTimeout: {
-    text: 'a module gets no answer after about 40 s and fails with a timeout',
+    text: 'a module gets no answer after 40 s unless the base raises its timeout (up to 300 s); this app keeps 40 s, so the harness holds it to 40 s, waits included',
     source:
-      'https://community.make.com/t/timeout-error/37183 ("usually 40 seconds"); the harness counts the whole module run, waits included',
+      'https://developers.make.com/custom-apps-documentation/app-components/base (timeout, up to 300 s); https://community.make.com/t/timeout-error/37183 ("usually 40 seconds")',
   },
   repeatScope: {
     text: 'a repeat condition sees temp only, not body',
     source:
-      "Make's repeat directive (its schema in Make's VS Code extension, sources.json#repeat; the temp-only scope as issue 17 reads Make's repeat docs); the answer reaches the condition through response.temp (https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/temp)",
+      "Make's repeat directive (its schema in Make's VS Code extension, sources.json#repeat; the temp-only scope is the stricter reading of Make's repeat docs); the answer reaches the condition through response.temp (https://developers.make.com/custom-apps-documentation/component-blocks/api/handling-responses/temp)",
   },
   repeatBounds: {
     text: 'a repeat needs a limit and must end inside the module timeout',
