@@ -113,6 +113,31 @@ describe('Submit a Bulk Verification never lets Make rerun a list that may have 
     expect(sb.ledger()).toEqual(before);
   });
 
+  it.each([
+    [429, 'RateLimitError', /X-RateLimit-Reset: \d+\)/],
+    [503, 'ConnectionError', /Retry-After: \d+\)/],
+  ] as const)(
+    "the service's own %i with a body that is not JSON (the spec shows no error body): still the rerun type, read from the status and its wait header; nothing created",
+    async (status, type, header) => {
+      const proxy = await garblingProxy(sb.origin, 'plain-errors');
+      try {
+        sb.faults.failNext({ path: '/v1/verify/bulk', status, retryAfterSeconds: 30 });
+        const before = sb.ledger();
+        const { e, added } = await submitFails(
+          { emails: ['valid.t1@example.com'], name: `plain-${status}` },
+          { ...conn, baseUrl: `${proxy.origin}/api` },
+        );
+        expect(added).toBe(0);
+        expect(e.type).toBe(type);
+        expect(e.message).toMatch(header);
+        expect(e.message).toMatch(/safe to run again/);
+        expect(sb.ledger()).toEqual(before);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
   it('a 429 from something in front of the service, after the job was created: RuntimeError, one job', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, when: 'after' });
     const { e, added } = await submitFails({ emails: ['valid.q1@example.com'], name: 'gw-429' });
@@ -349,7 +374,11 @@ describe('a job that fails midway', () => {
  * A gateway in front of the sandbox that passes each request on and answers a bulk submission's 202
  * with an HTML page: the job exists and is charged, the answer is unreadable.
  */
-async function garblingProxy(target: string): Promise<{ origin: string; close: () => Promise<void> }> {
+async function garblingProxy(
+  target: string,
+  /** 'plain-errors': keeps every answer's status and headers but turns an error body into plain text. */
+  mode: 'garble-202' | 'plain-errors' = 'garble-202',
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -361,7 +390,14 @@ async function garblingProxy(target: string): Promise<{ origin: string; close: (
           const body: Buffer[] = [];
           upRes.on('data', (c: Buffer) => body.push(c));
           upRes.on('end', () => {
-            if (req.method === 'POST' && upRes.statusCode === 202) {
+            if (mode === 'plain-errors' && (upRes.statusCode ?? 0) >= 400) {
+              const headers = { ...upRes.headers, 'content-type': 'text/plain' };
+              delete headers['content-length'];
+              res.writeHead(upRes.statusCode!, headers);
+              res.end('Too Many Requests');
+              return;
+            }
+            if (mode === 'garble-202' && req.method === 'POST' && upRes.statusCode === 202) {
               res.writeHead(202, { 'Content-Type': 'text/html' });
               res.end('<html><body>Accepted</body></html>');
               return;
