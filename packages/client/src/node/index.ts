@@ -20,6 +20,7 @@ export function createClient(options: Partial<ClientOptions> & { apiKey: string 
     transport: fetchTransport,
     runtime: nodeRuntime,
     ...options,
-    baseUrl: options.baseUrl ?? (fromEnv ? fromEnv : (undefined as unknown as string)),
+    // Empty when neither is set: the client then says no base URL was given.
+    baseUrl: options.baseUrl ?? fromEnv ?? '',
   });
 }
