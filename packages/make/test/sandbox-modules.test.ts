@@ -9,8 +9,11 @@ import { categorize } from '@evf/client';
 import { findOperation, validateResponse } from '@evf/contract';
 import { components, readJsonc } from './support/app-files';
 import {
+  loadModule,
   MakeModuleError,
   runModule,
+  runModuleDef,
+  type ModuleDef,
   runRpc,
   testConnection,
   type MakeConnection,
@@ -377,6 +380,54 @@ describe('Make modules against the sandbox', () => {
       const again = await watch({ limit: 100 }, first.triggerState);
       expect(again.bundles).toEqual([]);
       expect(again.triggerState).toEqual(first.triggerState);
+    }, 60_000);
+
+    it('why there is no polling trigger for finished jobs: the earlier design (finished only, by created_at) skips a job that finishes after a newer one', async () => {
+      const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 100, rowsPerSecond: 500 });
+      try {
+        const sc: MakeConnection = { apiKey: slow.apiKey, baseUrl: slow.baseUrl };
+        const finishedOnly: ModuleDef = {
+          ...loadModule('watchNewJobs'),
+          communication: {
+            url: '/v1/jobs',
+            method: 'GET',
+            qs: { limit: 100 },
+            response: {
+              limit: 100,
+              iterate: {
+                container: '{{body.jobs}}',
+                condition: "{{contains(split('completed,failed,interrupted,cancelled', ','), item.status)}}",
+              },
+              output: '{{item}}',
+              trigger: { type: 'date', order: 'desc', id: '{{item.job_id}}', date: '{{item.created_at}}' },
+            },
+          },
+        };
+        const submitOne = async (n: number) => {
+          const emails = Array.from({ length: n }, (_, i) => `valid.s${n}x${i}@example.com`);
+          const r = await runModule('submitBulk', { emails }, sc);
+          await new Promise((r) => setTimeout(r, 5));
+          return (r.bundles[0] as { job_id: string }).job_id;
+        };
+        const older = await submitOne(1500); // about 3 s of work
+        const newer = await submitOne(1); // done after the queue delay
+        const newJobs = await runModule('watchNewJobs', {}, sc);
+        await new Promise((r) => setTimeout(r, 600));
+        const first = await runModuleDef(finishedOnly, {}, sc);
+        expect((first.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([newer]);
+        for (let i = 0; i < 100; i++) {
+          const job = await runModule('getJob', { job_id: older }, sc);
+          if ((job.bundles[0] as { terminal: boolean }).terminal) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const later = await runModuleDef(finishedOnly, {}, sc, { triggerState: first.triggerState });
+        // The older job finished, but lies behind the remembered one: never emitted.
+        expect(later.bundles).toEqual([]);
+        // Watch new bulk jobs had both, once each, at creation.
+        expect((newJobs.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([older, newer]);
+      } finally {
+        await slow.close();
+      }
     }, 60_000);
 
     it('250 new jobs between two runs (2.5 pages): all emitted once, oldest first, read across pages by offset', async () => {
