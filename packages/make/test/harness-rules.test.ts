@@ -200,6 +200,21 @@ describe('the harness refuses components that break a Make rule', () => {
     );
   });
 
+  it('a repeated request with an output gives a bundle per round (the worse reading; Make emits from a later request)', async () => {
+    const repeated = def('action', {
+      url: '/v1/jobs/{{encodeURL(parameters.job_id)}}',
+      method: 'GET',
+      repeat: { condition: '{{temp.n != true}}', delay: 10, limit: 3 },
+      response: { temp: { n: false }, output: '{{body}}' },
+    });
+    const r = await runModuleDef(repeated, { job_id: jobId }, conn, { repeatDelayMs: 1 });
+    expect(r.requests).toHaveLength(3);
+    expect(r.bundles).toHaveLength(3);
+    // The app's own Check a Bulk Job gives one bundle for the same three rounds.
+    const own = await runModule('waitForJob', { job_id: jobId }, conn, { repeatDelayMs: 1 });
+    expect(own.bundles).toHaveLength(1);
+  });
+
   it('an epoch without a static limit of at most 300', async () => {
     const real = loadModule('watchNewJobs');
     await ruleBroken(
