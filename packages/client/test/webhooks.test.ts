@@ -1,4 +1,4 @@
-import { verifyWebhook, signWebhook, buildWebhookDelivery, type WebhookBody } from '@evf/client';
+import { verifyWebhook, signWebhook, buildWebhookDelivery, assertWebhookSecret, type WebhookBody } from '@evf/client';
 
 describe('signWebhook / verifyWebhook round trip', () => {
   const body: WebhookBody = {
@@ -70,5 +70,20 @@ describe('signWebhook / verifyWebhook round trip', () => {
     } catch (e) {
       expect(String((e as Error).message)).not.toContain('whsec_');
     }
+  });
+});
+
+describe('assertWebhookSecret: the slips a paste makes, told apart before any message arrives', () => {
+  it.each([
+    ['the API key in its place', 'evf_live_abc123', 'api_key'],
+    ['no prefix', 'abc123', 'prefix'],
+    ['the prefix alone', 'whsec_', 'prefix'],
+    ['a secret pasted twice', 'whsec_abc123whsec_abc123', 'pasted_twice'],
+  ])('refuses %s', (_name, secret, reason) => {
+    expect(() => assertWebhookSecret(secret)).toThrow(expect.objectContaining({ field: 'webhook_secret', rule: reason }));
+  });
+
+  it('accepts a well-formed secret (whether it is the account\'s only a signed message can tell)', () => {
+    expect(() => assertWebhookSecret('whsec_abc123')).not.toThrow();
   });
 });

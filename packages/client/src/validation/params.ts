@@ -14,9 +14,20 @@ export function assertApiKey(key: unknown): asserts key is string {
   }
 }
 
+/**
+ * What can be told from the secret alone. The service never checks a secret (it only signs with it), so a
+ * well-formed but wrong secret shows only when a signed message fails to verify; these catch the slips
+ * a paste makes: the API key in the secret's place, a secret pasted twice.
+ */
 export function assertWebhookSecret(secret: unknown): asserts secret is string {
+  if (typeof secret === 'string' && secret.startsWith(API_KEY_PREFIX)) {
+    throw new InputError('webhook_secret', 'api_key', `That is an API key (it starts with "${API_KEY_PREFIX}"), not the webhook signing secret: copy the secret from Profile, API, Webhooks. It starts with "${WEBHOOK_SECRET_PREFIX}".`);
+  }
   if (typeof secret !== 'string' || !secret.startsWith(WEBHOOK_SECRET_PREFIX) || secret.length <= WEBHOOK_SECRET_PREFIX.length) {
     throw new InputError('webhook_secret', 'prefix', `The webhook signing secret must start with "${WEBHOOK_SECRET_PREFIX}". Copy it from Profile, API, Webhooks.`);
+  }
+  if (secret.indexOf(WEBHOOK_SECRET_PREFIX, 1) !== -1) {
+    throw new InputError('webhook_secret', 'pasted_twice', `The webhook signing secret holds "${WEBHOOK_SECRET_PREFIX}" twice, as if pasted twice. Copy it again from Profile, API, Webhooks (two secrets during a rotation go with a space between them).`);
   }
 }
 
