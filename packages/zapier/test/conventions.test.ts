@@ -97,6 +97,29 @@ const CONTRACT: Record<string, ContractShape> = {
     complete: true,
     lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
   },
+  // The job's ID from the contract; the rest describes the results file this app writes.
+  verify_file_and_wait: {
+    schema: 'Job',
+    added: [
+      'job_ids',
+      'job_status',
+      'job_failed',
+      'complete',
+      'results_file',
+      'results_file_name',
+      'column_used',
+      'rows',
+      'rows_verified',
+      'rows_duplicate',
+      'rows_skipped',
+      'rows_not_verified',
+      'unique_count',
+      'malformed_removed',
+      'counts',
+      'note',
+    ],
+    complete: false,
+  },
   revoke_api_key: { schema: null, added: ['key_id', 'revoked', 'result', 'message'], complete: false },
   find_job: { schema: 'Job', added: OUTCOME_FIELDS, complete: true },
   get_job_results: {
@@ -194,6 +217,7 @@ it('the app defines the operations the issue asks for', () => {
     'revoke_api_key',
     'submit_bulk',
     'verify_email',
+    'verify_file_and_wait',
     'verify_list_and_wait',
   ]);
   expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'get_job_results']);

@@ -18,6 +18,7 @@ import type { Sandbox } from '@evf/sandbox';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { App, expectNoSecrets, run, steps, zapierError, type Step } from './helpers';
 import { useSandboxSession } from './sandbox-session';
+import { liveFileOutputs } from './support/whole-sheet-flow';
 import { DATE_LIKE, isIsoDate, typeMatches } from './zapier-checks';
 
 type Kind = 'triggers' | 'searches' | 'creates';
@@ -90,14 +91,13 @@ async function untilStopped(jobId: string): Promise<void> {
   throw new Error(`job ${jobId} did not stop`);
 }
 
-/** A list like the samples': valid, invalid and catch-all rows, one duplicate, one malformed. */
-const SAMPLE_LIST = [
-  'valid.ada@acme-corp.com',
-  'invalid.old@acme-corp.com',
-  'catchall.team@acme-corp.com',
-  'VALID.ADA@acme-corp.com',
-  'jane.doe@',
-];
+/**
+ * A list like the samples': valid, invalid and catch-all rows, clean as most lists a Zap sends are (a
+ * sample showing malformed or duplicate rows would hold keys a clean live run lacks: T004).
+ */
+const SAMPLE_LIST = ['valid.ada@acme-corp.com', 'invalid.old@acme-corp.com', 'catchall.team@acme-corp.com'];
+/** The same list with one duplicate and one malformed row: the pre-flight reports fill in. */
+const UNTIDY_LIST = [...SAMPLE_LIST, 'VALID.ADA@acme-corp.com', 'jane.doe@'];
 
 describe('the happy path of every operation, recorded', () => {
   it('authentication test and label', async () => {
@@ -141,6 +141,11 @@ describe('the happy path of every operation, recorded', () => {
       inputData: { emails: SAMPLE_LIST, name: 'live outputs' },
     });
     record('submit_bulk', 'sample list', submitted, true);
+    record(
+      'submit_bulk',
+      'duplicate and malformed rows',
+      await run(steps.bulk, { authData: auth(), inputData: { emails: UNTIDY_LIST } }),
+    );
     record(
       'submit_bulk',
       'pasted text',
@@ -223,10 +228,20 @@ describe('the happy path of every operation, recorded', () => {
       status: 'completed',
       job_failed: false,
       returned_rows: 3,
-      duplicates_removed: 1,
-      malformed_removed: 1,
+      duplicates_removed: 0,
+      malformed_removed: 0,
     });
     record('verify_list_and_wait', 'sample list', out, true);
+
+    const untidyWaiting = await run(session.wait, { authData: auth(), inputData: { emails: UNTIDY_LIST } });
+    const untidy = await run(steps.resume, {
+      authData: auth(),
+      inputData: { emails: UNTIDY_LIST },
+      outputData: untidyWaiting,
+      rawRequest: await callbackFor(untidyWaiting.job_id),
+    });
+    expect(untidy).toMatchObject({ returned_rows: 3, duplicates_removed: 1, malformed_removed: 1 });
+    record('verify_list_and_wait', 'duplicate and malformed rows', untidy);
 
     sb.faults.failJob(undefined, { afterRows: 1, error: 'Stopped (injected).' });
     const input = {
@@ -252,6 +267,11 @@ describe('the happy path of every operation, recorded', () => {
         meta: { isLoadingSample: true },
       }),
     );
+  });
+
+  it('Verify File and Wait: a file like the sample and a job failing part way', async () => {
+    for (const { where, output, scenario } of await liveFileOutputs(sb, session.receiver, auth()))
+      record('verify_file_and_wait', where, output, scenario);
   });
 
   it('Get Credit Balance and Revoke API Key (revoked, and not found)', async () => {
@@ -293,11 +313,18 @@ describe.each(definitions.map((d) => [`${d.kind}.${d.key}`, d] as const))(
     const fields = new Map(op.outputFields.map((f) => [f.key, f]));
 
     it('T004: the static sample has only keys the live results have', () => {
-      const sampleKeys = [...flatten(op.sample).keys()];
+      const sample = flatten(op.sample);
+      const sampleKeys = [...sample.keys()];
+      // Line items the sample shows (e.g. malformed rows) must be items in every live result, not only
+      // in a run made to have them: Zapier compares the sample with whatever run came last.
+      const filledLists = sampleKeys.filter((k) => sample.get(k)!.some((v) => Array.isArray(v) && v.length > 0));
       for (const { item, scenario, where } of runs()) {
-        const liveKeys = new Set(flatten(item).keys());
-        const missing = sampleKeys.filter((k) => (scenario || !inItems(k)) && !liveKeys.has(k));
-        expect({ where, missing }).toEqual({ where, missing: [] });
+        const live = flatten(item);
+        const missing = sampleKeys.filter((k) => (scenario || !inItems(k)) && !live.has(k));
+        const emptied = filledLists.filter(
+          (k) => live.has(k) && !live.get(k)!.some((v) => Array.isArray(v) && v.length > 0),
+        );
+        expect({ where, missing, emptied }).toEqual({ where, missing: [], emptied: [] });
       }
       expect(runs().some((r) => r.scenario)).toBe(true);
     });
@@ -305,12 +332,14 @@ describe.each(definitions.map((d) => [`${d.kind}.${d.key}`, d] as const))(
     it('D024/T005: every live key has a labelled output field whose type its values match', () => {
       for (const { item, where } of runs()) {
         for (const [liveKey, values] of flatten(item)) {
-          // A list of line items is described by its `key[]child` fields (checked item by item below).
-          const isList = values.every((v) => Array.isArray(v));
+          // Every key a Zap can map needs a label of its own, a list of line items included (Zapier
+          // names each live key; its children's fields do not label the list).
           const field = fields.get(liveKey);
-          const described =
-            field !== undefined || (isList && [...fields.keys()].some((k) => k.startsWith(`${liveKey}[]`)));
-          expect({ where, key: liveKey, described }).toEqual({ where, key: liveKey, described: true });
+          expect({ where, key: liveKey, described: field !== undefined }).toEqual({
+            where,
+            key: liveKey,
+            described: true,
+          });
           if (!field) continue;
           expect({
             where,
@@ -374,13 +403,21 @@ const calls: [string, Step, Record<string, unknown>][] = [
   ['Recent Bulk Jobs', steps.recent, {}],
 ];
 
-describe.each(calls)('%s on the failure paths', (_name, step, inputData) => {
-  it('401: asks to reconnect (a new key helps)', async () => {
+describe.each(calls)('%s on the failure paths', (name, step, inputData) => {
+  // The connection test's errors show in the connection dialog: a key being pasted, no run, no Zap yet.
+  const connecting = name === 'authentication test';
+
+  it('401: asks for a working key, worded for where the user is', async () => {
     const error = await failure(run(step, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData }), [
       'evf_not_a_real_key_000',
     ]);
     expect(error.name).toBe('ExpiredAuthError');
-    expect(error.message).toMatch(/\(HTTP 401\)\..*reconnect the account in Zapier/);
+    if (connecting) {
+      expect(error.message).toMatch(/\(HTTP 401\)\..*Profile, then API.*paste it here/);
+      expect(error.message).not.toMatch(/turn the Zap on|reconnect|replay/i);
+    } else {
+      expect(error.message).toMatch(/\(HTTP 401\)\..*reconnect the account in Zapier/);
+    }
   });
 
   it("403: halts with the service's reason (a new key does not help)", async () => {
@@ -390,7 +427,27 @@ describe.each(calls)('%s on the failure paths', (_name, step, inputData) => {
     ]);
     expect(error.name).toBe('HaltedError');
     expect(error.message).toMatch(/\(HTTP 403\)\. The service said: "API access needs a paid account/);
+    if (connecting) {
+      expect(error.message).toMatch(/test this connection again/);
+      expect(error.message).not.toMatch(/replay|Zap history/i);
+    } else {
+      expect(error.message).toMatch(/replay this run from your Zap history/);
+    }
   });
+
+  if (connecting) {
+    it('404: says what a connection can check, never an ID or a dropdown it does not have', async () => {
+      sb.faults.failNext({ path: '/v1/account', status: 404 });
+      try {
+        const error = await failure(run(step, { authData: auth(), inputData }), [sb.apiKey]);
+        expect(error.message).toMatch(/\(HTTP 404\)/);
+        expect(error.message).toMatch(/Profile, then API/);
+        expect(error.message).not.toMatch(/dropdown|the ID|replay/i);
+      } finally {
+        sb.faults.clear();
+      }
+    });
+  }
 
   it('429 with a long wait: Zapier retries after the wait the service gave', async () => {
     sb.faults.failNext({ status: 429, retryAfterSeconds: 50_000, count: 10 });

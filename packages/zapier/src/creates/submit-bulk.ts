@@ -5,7 +5,7 @@ import { clientFor } from '../client';
 import { mapErrors } from '../errors';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
-import { field, preflightOutputFields } from '../fields/outputs';
+import { field, lineItemsField, preflightOutputFields } from '../fields/outputs';
 import { bulkSubmissionSample, preflightSample } from '../samples';
 import { preflightSummary } from '../shapes';
 
@@ -94,6 +94,7 @@ export default defineCreate({
       field('credits_used', 'Credits Used', 'integer'),
       field('credits_remaining', 'Credits Remaining', 'integer'),
       field('created_at', 'Created At', 'datetime'),
+      lineItemsField('jobs', 'Jobs (Line Items)'),
       field('jobs[]job_id', 'Job ID (Per Job)', 'string'),
       field('jobs[]status', 'Job Status (Per Job)', 'string'),
       field('jobs[]total_emails', 'Addresses (Per Job)', 'integer'),
@@ -102,6 +103,7 @@ export default defineCreate({
       field('jobs[]credits_remaining', 'Credits Remaining (Per Job)', 'integer'),
       field('jobs[]created_at', 'Created At (Per Job)', 'datetime'),
       ...preflightOutputFields(),
+      lineItemsField('rejected_by_service', 'Addresses Refused by the Service (Line Items)'),
       field('rejected_by_service[]email', 'Address Refused by the Service', 'string'),
       field('rejected_by_service[]reason', 'Why the Service Refused It', 'string'),
       field('all_sent', 'Whole List Sent', 'boolean'),

@@ -13,7 +13,7 @@ import {
   jobOutcomeOutputFields,
   jobOutputFields,
   preflightOutputFields,
-  verifiedAddressOutputFields,
+  resultRowsOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
@@ -195,7 +195,7 @@ export default defineCreate({
       field('next_start_row', 'Next Start Row (for Find Bulk Job Results)', 'integer'),
       field('message_verified', 'Completion Message Verified', 'boolean'),
       field('note', 'Note', 'string'),
-      ...verifiedAddressOutputFields('results[]'),
+      ...resultRowsOutputFields(),
     ],
   },
 });

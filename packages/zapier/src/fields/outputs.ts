@@ -13,6 +13,13 @@ const field = (
   ...extra,
 });
 
+/**
+ * The field of a list of line items itself (its items are described by `key[]child` fields). Zapier
+ * shows every live key a Zap can map, the list included, so the list needs a label of its own; its
+ * items are objects, which no output field type names, hence no type.
+ */
+const lineItemsField = (key: string, label: string): PlainOutputField => ({ key, label, list: true });
+
 /** The flat fields this app adds to every verified address, from the client's shared mapping. */
 export function categoryOutputFields(prefix = ''): PlainOutputField[] {
   return [
@@ -33,6 +40,7 @@ export function verifiedAddressOutputFields(prefix = ''): PlainOutputField[] {
     field(`${prefix}reason`, 'Reason', 'string'),
     field(`${prefix}details__primary_label`, 'Primary Label', 'string'),
     field(`${prefix}details__label_reasons`, 'Label Reasons', 'string', { list: true }),
+    lineItemsField(`${prefix}details__tags`, 'Tags (Line Items)'),
     field(`${prefix}details__tags[]label`, 'Tag', 'string'),
     field(`${prefix}details__tags[]confidence`, 'Tag Confidence', 'number'),
     field(`${prefix}details__safe_to_send`, 'Catch-All Send Rating', 'string'),
@@ -107,13 +115,20 @@ export function preflightOutputFields(): PlainOutputField[] {
     field('unique_count', 'Unique Valid Addresses Submitted', 'integer'),
     field('duplicates_removed', 'Duplicates Removed', 'integer'),
     field('malformed_removed', 'Malformed Addresses Removed', 'integer'),
+    lineItemsField('malformed', 'Malformed Addresses (Line Items)'),
     field('malformed[]email', 'Malformed Address', 'string'),
     field('malformed[]position', 'Malformed Address Position', 'integer'),
     field('malformed[]reason', 'Why It Is Malformed', 'string'),
+    lineItemsField('duplicates', 'Duplicate Addresses (Line Items)'),
     field('duplicates[]email', 'Duplicate Address', 'string'),
     field('duplicates[]position', 'Duplicate Position', 'integer'),
     field('duplicates[]first_position', 'Position of the Kept Copy', 'integer'),
   ];
 }
 
-export { field };
+/** The rows of verified addresses a step returns as line items, with every field of a row. */
+export function resultRowsOutputFields(): PlainOutputField[] {
+  return [lineItemsField('results', 'Result Rows (Line Items)'), ...verifiedAddressOutputFields('results[]')];
+}
+
+export { field, lineItemsField };

@@ -10,7 +10,7 @@ import {
   field,
   groupCountOutputFields,
   jobOutcomeOutputFields,
-  verifiedAddressOutputFields,
+  resultRowsOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
@@ -161,7 +161,7 @@ export default defineSearch({
       field('job_running', 'Job Still Running', 'boolean'),
       field('next_start_row', 'Next Start Row', 'integer'),
       field('note', 'Note', 'string'),
-      ...verifiedAddressOutputFields('results[]'),
+      ...resultRowsOutputFields(),
     ],
   },
 });
