@@ -6,12 +6,15 @@ import { mapErrors } from './errors';
 
 /**
  * Test request GET /v1/account: proves the key works and gives the label the account's name and email.
- * A mistyped signing secret is caught here too, not when the first completion message is refused.
+ * The service offers no way to check a signing secret (it only signs with it), so the secret is checked
+ * for the slips the client can tell (no whsec_ prefix, the API key in its place, pasted twice); a
+ * well-formed wrong secret shows at the first completion message, where the job is read with the key.
+ * Errors are worded for the connection dialog (no run to replay, no Zap to turn on).
  */
 const test = mapErrors(async (z: ZObject, bundle: Bundle): Promise<Account> => {
   for (const secret of webhookSecrets(bundle)) assertWebhookSecret(secret);
   return clientFor(z, bundle).getAccount();
-});
+}, 'connection');
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -50,7 +53,7 @@ export const authentication = {
       label: 'Webhook Signing Secret',
       type: 'password',
       required: false,
-      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app under Profile, API, Webhooks ([open it](${WEBHOOKS_SETTINGS_URL})); it starts with \`whsec_\`.`,
+      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app under Profile, API, Webhooks ([open it](${WEBHOOKS_SETTINGS_URL})); it starts with \`whsec_\`. The service cannot check a secret when you connect, so a mistyped one shows only when a list finishes: the step then reads the job with the API key, returns its rows and says so in its note (Completion Message Verified = false). If that happens, open Profile, API, Webhooks, copy the secret again and paste it here. During a rotation, paste both secrets with a space between them.`,
     },
   ],
   test,

@@ -6,6 +6,7 @@ import {
   RateLimitError,
   ServiceUnavailableError,
   SubmissionUncertainError,
+  TimeBudgetSpentError,
   WebhookVerificationError,
   errorField,
   errorReason,
@@ -46,6 +47,12 @@ export function isNotFound(err: unknown): err is ApiError {
   return errorStatus(err) === 404;
 }
 
+/**
+ * Where the error reaches the user: a Zap step (a run to replay, a Zap Zapier may have switched off) or
+ * the connection dialog (a key being pasted, no run, no Zap yet), whose advice differs.
+ */
+export type ErrorPlace = 'step' | 'connection';
+
 /** "What happened (HTTP n). The service said: reason" then the Zapier advice. */
 function describe(what: string, err: unknown, advice = ''): string {
   const status = errorStatus(err);
@@ -67,7 +74,8 @@ function describe(what: string, err: unknown, advice = ''): string {
  * Messages are composed here from the status, the service's reason and Zapier advice, so no library
  * or other platform wording (API paths, other platforms' operations) reaches a Zap's history.
  */
-export function toZapierError(z: ZObject, err: unknown): Error {
+export function toZapierError(z: ZObject, err: unknown, place: ErrorPlace = 'step'): Error {
+  const connecting = place === 'connection';
   if (err instanceof InputError) {
     const label = FIELD_LABELS[err.field] ?? err.field;
     return new z.errors.Error(`${label}: ${err.message}`, `invalid_${err.field}`, 400);
@@ -93,19 +101,36 @@ export function toZapierError(z: ZObject, err: unknown): Error {
   }
   if (err instanceof WebhookVerificationError)
     return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
+  if (err instanceof TimeBudgetSpentError) {
+    // The client's words name the request's method and path; the user needs what it means for them.
+    return new z.errors.Error(
+      "This step ran out of time (Zapier stops a step at 30 seconds) before its next request could be sent; that request was not sent and nothing was charged for it. Replay this run from your Zap history; if it keeps happening, the service is answering slowly.",
+      'time_budget_spent',
+    );
+  }
 
   // Only the client's ApiError has a status here: Zapier's own errors carry one too and pass through.
   const status = errorStatus(err);
   if (status === 403) {
+    const then = connecting ? 'then test this connection again' : 'then replay this run from your Zap history';
     return new z.errors.HaltedError(
       describe(
         'The service refused this account access to the API',
         err,
-        'A new key will not help: change the plan (or add a top-up) in the app, then replay this run from your Zap history.',
+        `A new key will not help: change the plan (or add a top-up) in the app, ${then}.`,
       ),
     );
   }
   if (status === 401) {
+    if (connecting) {
+      return new z.errors.ExpiredAuthError(
+        describe(
+          'The service refused this API key',
+          err,
+          'Copy the key again in the app under Profile, then API (it starts with evf_ and is shown only once: create a new one if you no longer have it), and paste it here.',
+        ),
+      );
+    }
     return new z.errors.ExpiredAuthError(
       describe(
         "The service refused this connection's API key",
@@ -115,20 +140,20 @@ export function toZapierError(z: ZObject, err: unknown): Error {
     );
   }
   if (status === 402) {
-    return new z.errors.HaltedError(
-      describe(
-        'The account has too few credits for this step',
-        err,
-        'Buy credits or a plan in the app, then replay this run from your Zap history.',
-      ),
-    );
+    // The service's reason already says how to get credits; repeating it would say it twice.
+    const advice = errorReason(err)
+      ? 'Replay this run from your Zap history once the balance covers it.'
+      : 'Buy credits or a plan in the app, then replay this run from your Zap history.';
+    return new z.errors.HaltedError(describe('The account has too few credits for this step', err, advice));
   }
   if (err instanceof RateLimitError) {
     return new z.errors.ThrottledError(
       describe(
         "The plan's API allowance is used up for now",
         err,
-        'Zapier runs this step again once the allowance resets.',
+        connecting
+          ? 'Test this connection again once the allowance resets.'
+          : 'Zapier runs this step again once the allowance resets.',
       ),
       waitSeconds(err.retryAfterMs),
     );
@@ -138,7 +163,7 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       describe(
         'The service is not taking new work for now',
         err,
-        'Zapier runs this step again after the wait.',
+        connecting ? 'Test this connection again after the wait.' : 'Zapier runs this step again after the wait.',
       ),
       waitSeconds(err.retryAfterMs),
     );
@@ -150,6 +175,18 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       `${label}${describe('The service refused the request', err, 'Correct the input and run the step again.')}`,
       field ? `invalid_${field}` : status === 400 ? 'bad_request' : 'unprocessable',
       status,
+    );
+  }
+  if (status === 404 && connecting) {
+    // The connection reads only the account: there is no ID or dropdown to check.
+    return new z.errors.Error(
+      describe(
+        "The service found no account for this connection",
+        err,
+        "Check that the key is one the app lists under Profile, then API; if it is, the app's service address is wrong, which only the app's owner can change (EVF_BASE_URL).",
+      ),
+      'not_found',
+      404,
     );
   }
   if (status === 404) {
@@ -168,7 +205,7 @@ export function toZapierError(z: ZObject, err: unknown): Error {
       describe(
         'The email verification service had an internal problem',
         err,
-        'Replay this run in a few minutes.',
+        connecting ? 'Test this connection again in a few minutes.' : 'Replay this run in a few minutes.',
       ),
       'server_error',
       status,
@@ -196,12 +233,12 @@ function toZapierErrorMessage(z: ZObject, err: unknown): string {
 type Perform<B extends Bundle, R> = (z: ZObject, bundle: B) => Promise<R>;
 
 /** Wraps a perform function so every error it lets out goes through toZapierError. */
-export function mapErrors<B extends Bundle, R>(perform: Perform<B, R>): Perform<B, R> {
+export function mapErrors<B extends Bundle, R>(perform: Perform<B, R>, place: ErrorPlace = 'step'): Perform<B, R> {
   return async (z, bundle) => {
     try {
       return await perform(z, bundle);
     } catch (err) {
-      throw toZapierError(z, err);
+      throw toZapierError(z, err, place);
     }
   };
 }

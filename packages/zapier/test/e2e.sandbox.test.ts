@@ -5,7 +5,7 @@
  */
 import type { Sandbox } from '@evf/sandbox';
 import { assertMatches } from '@evf/contract';
-import { expectNoSecrets, run, steps, zapierError } from './helpers';
+import { App, expectNoSecrets, run, steps, zapierError } from './helpers';
 import { useSandboxSession } from './sandbox-session';
 
 const session = useSandboxSession();
@@ -346,7 +346,9 @@ it("402 (out of credits) halts with the service's reason, the Zap stays on; 401 
   expect(halted.message).toMatch(
     /too few credits for this step \(HTTP 402\)\. The service said: "This call needs 1 credits/,
   );
-  expect(halted.message).toMatch(/replay this run/);
+  expect(halted.message).toMatch(/Replay this run/);
+  // The service's reason already says to buy credits: the advice is not said a second time.
+  expect(halted.message.match(/\bbuy\b/gi)).toHaveLength(1);
   const expired = await zapierError(
     run(steps.findJob, { authData: { api_key: 'evf_not_a_real_key_000' }, inputData: { job_id: 'job_1' } }),
   );
@@ -381,6 +383,28 @@ it('bad input against the sandbox: nothing sent, the ledger unchanged', async ()
   }
   expect(sb.requests.length).toBe(requestsBefore);
   expect(sb.ledger(sb.apiKey)).toEqual(before);
+});
+
+it('the connection test tells the signing-secret slips it can apart, before reading the account, and its help says how to check a secret', async () => {
+  const requestsBefore = sb.requests.length;
+  for (const [secret, says] of [
+    [sb.apiKey, /That is an API key .*not the webhook signing secret/],
+    [`${sb.webhookSecret}${sb.webhookSecret}`, /as if pasted twice/],
+    ['sb_secret_123', /must start with "whsec_"/],
+  ] as const) {
+    const error = await zapierError(run(steps.authTest, { authData: { api_key: sb.apiKey, webhook_secret: secret } }));
+    expect(error.message).toMatch(/^Webhook Signing Secret \(in the connection\): /);
+    expect(error.message).toMatch(says);
+    expectNoSecrets(error, [sb.apiKey, sb.webhookSecret]);
+  }
+  expect(sb.requests.length).toBe(requestsBefore);
+  // A well-formed secret that is not the account's passes: the service has nothing that checks one,
+  // so the help says what a failed check at the first completion message does and how to copy it again.
+  await run(steps.authTest, { authData: { api_key: sb.apiKey, webhook_secret: 'whsec_not_this_accounts' } });
+  const help = App.authentication!.fields!.find((f) => f.key === 'webhook_secret')!.helpText!;
+  expect(help).toMatch(/cannot check a secret/);
+  expect(help).toMatch(/reads the job with the API key/);
+  expect(help).toMatch(/Profile, API, Webhooks, copy the secret again/);
 });
 
 it("Zapier's own request logs (printed with LOG_TO_STDOUT/DETAILED_LOG_TO_STDOUT) never show the key or the secret", async () => {
