@@ -4,7 +4,9 @@
 //
 // `--release` (run by `zapier-platform push` through the `_zapier-build` script) writes the production
 // address into the bundle and refuses to build without one, or with one that is not https: a pushed app
-// must never send keys to a default or plain-http address.
+// must never send keys to a default or plain-http address. It also writes the web app's origin
+// (EVF_APP_ORIGIN), which the connection's help links open, and refuses a placeholder for it (Zapier's
+// check D002 wants the key's help to link where the key is).
 const Module = require('node:module');
 const path = require('node:path');
 const esbuild = require('esbuild');
@@ -56,11 +58,33 @@ function releaseUrlProblem(value) {
   }
 }
 
+/** Names that can never be the web app's: reserved for examples, tests and this machine (RFC 2606, 6761). */
+const RESERVED_HOST = /(^|\.)(example|test|invalid|localhost)$/i;
+
+/** The web app's origin for the help links: https, a public name, nothing after the host. */
+function releaseOriginProblem(value) {
+  if (!value) return 'EVF_APP_ORIGIN is not set; a release build needs the web app\'s address (https://<app host>) for the help links.';
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return `EVF_APP_ORIGIN (${value}) is not a URL.`;
+  }
+  if (url.protocol !== 'https:') return `EVF_APP_ORIGIN must be an https:// address; got ${url.protocol}.`;
+  if (url.origin !== value.toLowerCase())
+    return `EVF_APP_ORIGIN must be an origin only (https://<app host>), without path, query or credentials; got ${value}.`;
+  const host = url.hostname.replace(/\.$/, '');
+  if (RESERVED_HOST.test(host) || !host.includes('.'))
+    return `EVF_APP_ORIGIN (${value}) is a placeholder name, not the web app's address.`;
+  return null;
+}
+
 const releaseUrl = release ? (process.env.EVF_BASE_URL ?? '').trim() : '';
+const releaseOrigin = release ? (process.env.EVF_APP_ORIGIN ?? '').trim().replace(/\/$/, '') : '';
 if (release) {
-  const problem = releaseUrlProblem(releaseUrl);
-  if (problem) {
-    console.error(`Release build refused: ${problem}`);
+  const problems = [releaseUrlProblem(releaseUrl), releaseOriginProblem(releaseOrigin)].filter(Boolean);
+  if (problems.length) {
+    for (const problem of problems) console.error(`Release build refused: ${problem}`);
     process.exit(1);
   }
 }
@@ -77,6 +101,11 @@ esbuild
     external: ['zapier-platform-core'],
     sourcemap: true,
     logLevel: 'warning',
-    define: release ? { __EVF_RELEASE_BASE_URL__: JSON.stringify(releaseUrl) } : {},
+    define: release
+      ? {
+          __EVF_RELEASE_BASE_URL__: JSON.stringify(releaseUrl),
+          __EVF_RELEASE_APP_ORIGIN__: JSON.stringify(releaseOrigin),
+        }
+      : {},
   })
   .catch(() => process.exit(1));

@@ -55,10 +55,17 @@ export const MAX_IN_STEP_WAIT_MS = 5_000;
 export const MAX_RESULT_ROWS = 5_000;
 
 /**
- * Where users manage keys and the webhook secret in the service's web app. The spec names the pages
- * (Profile, then API; Profile, API, Webhooks) but not the app's address: replace this origin before
- * publishing.
+ * The web app's origin, written into the bundle by a release build, which refuses to build without an
+ * https EVF_APP_ORIGIN: the spec names the pages (Profile, then API; Profile, API, Webhooks) but not the
+ * app's address, and Zapier's check D002 wants the key's help to link where the key is.
  */
-export const APP_ORIGIN = 'https://app.emailverify.example';
+declare const __EVF_RELEASE_APP_ORIGIN__: string | undefined;
+
+/** Development builds and tests only: a reserved name (RFC 2606) that a release can never carry. */
+const DEVELOPMENT_APP_ORIGIN = 'https://app.emailverify.example';
+
+/** Where users manage keys and the webhook secret in the service's web app. */
+export const APP_ORIGIN: string =
+  typeof __EVF_RELEASE_APP_ORIGIN__ === 'string' ? __EVF_RELEASE_APP_ORIGIN__ : DEVELOPMENT_APP_ORIGIN;
 export const API_KEYS_URL = `${APP_ORIGIN}/profile/api`;
 export const WEBHOOKS_SETTINGS_URL = `${APP_ORIGIN}/profile/api/webhooks`;

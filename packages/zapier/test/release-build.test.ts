@@ -14,10 +14,19 @@ mkdirSync(path.join(root, 'build'), { recursive: true });
 const outDir = mkdtempSync(path.join(root, 'build', 'release-test-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-function releaseBuild(baseUrl: string | undefined, outfile = path.join(outDir, 'index.js')) {
+/** The web app's origin a release is made with, unless a test says otherwise. */
+const APP_ORIGIN = 'https://app.evf-production.com';
+
+function releaseBuild(
+  baseUrl: string | undefined,
+  outfile = path.join(outDir, 'index.js'),
+  appOrigin: string | null = APP_ORIGIN, // null: none set
+) {
   const env = { ...process.env };
   delete env.EVF_BASE_URL;
+  delete env.EVF_APP_ORIGIN;
   if (baseUrl !== undefined) env.EVF_BASE_URL = baseUrl;
+  if (appOrigin !== null) env.EVF_APP_ORIGIN = appOrigin;
   return spawnSync(process.execPath, ['scripts/bundle.cjs', '--release', `--outfile=${outfile}`], {
     cwd: root,
     env,
@@ -41,6 +50,35 @@ it.each([
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(says);
   expect(() => readFileSync(outfile)).toThrow();
+});
+
+it.each([
+  ['no web app origin', null, /EVF_APP_ORIGIN is not set/],
+  ['the placeholder origin', 'https://app.emailverify.example', /placeholder name/],
+  ['a reserved test name', 'https://app.evf.test', /placeholder name/],
+  ['a single-label name', 'https://intranet', /placeholder name/],
+  ['plain http', 'http://app.evf-production.com', /must be an https:\/\/ address/],
+  ['a path after the host', 'https://app.evf-production.com/profile', /origin only/],
+  ['not a URL', 'app.evf-production.com', /is not a URL/],
+])('refuses a release build with %s for the help links', (_name, origin, says) => {
+  const outfile = path.join(outDir, `refused-${Math.random().toString(36).slice(2)}.js`);
+  const result = releaseBuild('https://api.evf-production.test/api', outfile, origin);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(says);
+  expect(() => readFileSync(outfile)).toThrow();
+});
+
+it("a release bundle links the connection's help to the web app's origin and holds no placeholder origin (D002)", () => {
+  const outfile = path.join(outDir, 'origin.js');
+  const result = releaseBuild('https://api.evf-production.test/api', outfile, `${APP_ORIGIN}/`);
+  expect(result.status).toBe(0);
+  const bundle = readFileSync(outfile, 'utf8');
+  // No address under the reserved .example name (RFC 2606), the development builds' placeholder.
+  expect(bundle).not.toMatch(/https:\/\/[\w.-]*\.example[/"'`]/);
+  const app = require(outfile).default;
+  const help = app.authentication.fields.map((f: { helpText?: string }) => f.helpText ?? '').join('\n');
+  expect(help).toContain(`(${APP_ORIGIN}/profile/api)`);
+  expect(help).toContain(`(${APP_ORIGIN}/profile/api/webhooks)`);
 });
 
 it('a release build carries its https address and uses it when the app environment sets none', async () => {
