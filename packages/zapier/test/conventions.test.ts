@@ -2,6 +2,8 @@
  * Zapier's review conventions and the contract, checked over the whole app definition: a new
  * operation is walked like the others, so it cannot skip a sample, a label or a dropdown.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { assertMatches, fieldNames } from '@evf/contract';
 import App from '../src/index';
 import { DATE_LIKE, isIsoDate, typeMatches } from './zapier-checks';
@@ -373,4 +375,16 @@ it('authentication: key as a password field with help naming where keys are made
   const secret = fields.find((f) => f.key === 'webhook_secret')!;
   expect(secret).toMatchObject({ type: 'password', required: false });
   for (const f of fields) expect(titleCaseProblems(f.label!)).toEqual([]);
+});
+
+it('the .env where zapier-platform invoke keeps the connection (the API key) is ignored by git', () => {
+  // The package's own .gitignore, read as git reads a pattern without a slash: it matches the name in
+  // any folder; * and ? are the only wildcards used here.
+  const patterns = readFileSync(path.join(__dirname, '..', '.gitignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#') && !line.startsWith('!') && !line.includes('/'));
+  const asRegExp = (glob: string) =>
+    new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  expect(patterns.some((p) => asRegExp(p).test('.env'))).toBe(true);
 });
