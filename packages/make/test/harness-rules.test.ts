@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { evaluateString, ImlError } from './support/iml';
 import { MakeRuleError } from './support/make-rules';
+import { formanPresent } from './support/schema-location';
 import {
   checkBase,
   checkModule,
@@ -214,6 +215,23 @@ describe('the harness refuses components that break a Make rule', () => {
     const own = await runModule('waitForJob', { job_id: jobId }, conn, { repeatDelayMs: 1 });
     expect(own.bundles).toHaveLength(1);
   });
+
+  // Only where Make's validator is laid out beside the clone (test/forman.test.ts says how).
+  (formanPresent() ? it : it.skip)(
+    "a Job ID select without editable/mappable: the harness's checker takes a typed ID, Make's Forman refuses it",
+    async () => {
+      const strictSelect = def(
+        'action',
+        { url: '/v1/jobs/{{encodeURL(parameters.job_id)}}', method: 'GET', response: { output: '{{body}}' } },
+        {
+          params: [
+            { name: 'job_id', type: 'select', label: 'Job ID', options: 'rpc://listJobs', required: true },
+          ],
+        },
+      );
+      await ruleBroken(runModuleDef(strictSelect, { job_id: jobId }, conn), 'formanParameters');
+    },
+  );
 
   it('an epoch without a static limit of at most 300', async () => {
     const real = loadModule('watchNewJobs');

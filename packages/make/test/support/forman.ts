@@ -34,3 +34,13 @@ export function forman(): FormanModule {
   loaded ??= require(join(FORMAN_DIR, 'dist', 'index.cjs')) as FormanModule;
   return loaded;
 }
+
+/**
+ * What the job RPC lists when the harness asks Forman: one job nobody types, so every real Job ID is
+ * "not in the list" and passes only because the field is editable and mappable, as a typed or mapped
+ * ID would in Make's editor.
+ */
+export const resolveNoListedJob = async (path: string): Promise<unknown> => {
+  if (path === 'rpc://listJobs') return [{ label: 'a job in the dropdown', value: 'job_in_the_dropdown' }];
+  throw new Error(`no RPC ${path} in this app`);
+};

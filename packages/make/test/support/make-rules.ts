@@ -35,6 +35,11 @@ export const RULES = {
     source:
       "Make's repeat documentation (developers.make.com custom apps, API component blocks, repeat): its examples put output: null on the repeated request (checked 2026-11-26, /work/shared/DESIGN.md); https://developers.make.com/custom-apps-documentation/component-blocks/api (a communication may be an array of requests run in order)",
   },
+  formanParameters: {
+    text: "a module's input passes Make's own parameter validator, Forman, wherever the harness's checker passes it",
+    source:
+      '@makehq/forman-schema 1.16.0 (validateForman), built from https://github.com/integromat/make-forman-schema; read from ../shared/make-forman-schema or EVF_MAKE_FORMAN when present',
+  },
   paginationItems: {
     text: 'pagination stops at 3,200 records read in one module run (the harness counts records read, filtered or not)',
     source:

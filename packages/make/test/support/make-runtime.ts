@@ -16,7 +16,9 @@ import {
   referencesOf,
   BUILTIN_NAMES,
 } from './iml';
+import { forman, resolveNoListedJob } from './forman';
 import { asSpecs, validateParameters, type ParamSpec } from './make-params';
+import { formanPresent } from './schema-location';
 import {
   EPOCH_LIMIT_MAX,
   ERROR_MESSAGE_MAX,
@@ -784,6 +786,30 @@ function fire(
   return { bundles: oldestFirst.map((c) => c.bundle), triggerState };
 }
 
+/**
+ * RULES.formanParameters: what the harness's checker accepted, Make's own validator must accept too
+ * (when it is laid out beside the clone; see schema-location.ts). Forman wins where they differ.
+ */
+async function checkWithForman(
+  params: ParamSpec[],
+  input: Record<string, unknown>,
+  where: string,
+): Promise<void> {
+  if (!formanPresent()) return;
+  const values = Object.fromEntries(
+    Object.entries(input).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+  );
+  const r = await forman().validateForman(values, params, {
+    strict: true,
+    resolveRemote: resolveNoListedJob,
+  });
+  if (!r.valid)
+    throw new MakeRuleError(
+      'formanParameters',
+      `${where}: Make's Forman validator refuses what the harness accepted: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    );
+}
+
 /** Runs a module definition: static rules first, then parameters, then the requests. */
 export async function runModuleDef(
   def: ModuleDef,
@@ -796,6 +822,7 @@ export async function runModuleDef(
   checkModule(def);
   const conn = connectionParams({ ...connection });
   const parameters = validateParameters(def.params, input);
+  await checkWithForman(def.params, input, `module ${def.id}`);
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
   const vars: Record<string, unknown> = {
     parameters,
