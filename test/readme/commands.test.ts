@@ -1,5 +1,5 @@
 /**
- * The README's commands, run the way a user runs them right after `npm ci` (issue 11): `npm start`
+ * The README's commands, run the way a user runs them right after `npm ci`: `npm start`
  * serves the sandbox and `npm run demo` finishes by itself. Neither may need a build step or anything
  * outside the clone. (`npm run n8n` is proven by the n8n package's own checks, which install n8n;
  * `npm run bench` runs in its quick mode in `.ci/run`.)

@@ -1,7 +1,7 @@
 /**
  * A reader follows links from a README. In a user's clone only the repository's own files exist, so a
- * relative link must name a file or folder that is tracked here (issue 11: two READMEs once linked to
- * a spec file that lives outside the repository).
+ * relative link must name a file or folder that is tracked here (two READMEs once linked to a spec file
+ * that lives outside the repository).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -75,7 +75,7 @@ async function run(row: BadInputRow, attempts: string[]): Promise<unknown> {
 
 describe('the shared table is complete', () => {
   const count = (op: string, field: string) => BAD_INPUTS.filter((r) => r.operation === op && r.field === field).length;
-  test('every row of issue 8 is present', () => {
+  test('has at least 15 malformed addresses, empty and oversized lists, a long name, every webhook_url class and the paging limits', () => {
     expect(MALFORMED_ADDRESSES.length).toBeGreaterThanOrEqual(15);
     expect(BAD_INPUTS.some((r) => r.name === '0 items' && r.operation === 'submit_bulk')).toBe(true);
     expect(BAD_INPUTS.some((r) => r.name === '50,001 items in one call')).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * No double charge in any failure (issue 12). Each case is an answer a real deployment can produce after
+ * No double charge in any failure. Each case is an answer a real deployment can produce after
  * the service already created the job: a gateway's 503 page, a 429/503 arriving after creation, the
  * caller's abort after sending, a 202 cut short. In every one the client sends the POST exactly once,
  * the service holds exactly one job and one charge, and the error says the list may have been charged.

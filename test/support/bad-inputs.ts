@@ -1,5 +1,5 @@
 /**
- * Issue 8's bad-input table, one row per (operation, broken rule), in the service's wire names so every
+ * The shared bad-input table, one row per (operation, broken rule), in the service's wire names so every
  * platform suite can feed the same rows to its own operations: the client suite maps them to client
  * calls, a platform suite maps them to its fields. Each row must give a clear error naming `field`
  * before any request is sent, and leave the credit ledger as it was.
