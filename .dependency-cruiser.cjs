@@ -39,6 +39,14 @@ module.exports = {
       to: { path: '^(packages/(sandbox|zapier|n8n|make)|shared)/' },
     },
     {
+      name: 'client-core-stays-platform-neutral',
+      comment:
+        "@evf/client is bundled into n8n's node, whose scanner refuses timers and process: only the @evf/client/node entry (src/node/) may use Node's defaults, and nothing else in the client imports it.",
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '^packages/client/src/node/' },
+      to: { path: '^packages/client/src/node/' },
+    },
+    {
       name: 'n8n-operation-stays-in-its-folder',
       comment:
         "One n8n operation's folder never imports another's: code two operations share lives in helpers/ or transport/ (as in n8n's own Airtable v2 node).",
