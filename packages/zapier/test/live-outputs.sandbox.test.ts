@@ -194,6 +194,9 @@ describe('the happy path of every operation, recorded', () => {
       inputData: { job_id: failing.job_id },
     });
     expect(failedRows).toMatchObject({ job_failed: true, returned_rows: 2 });
+    // Inside the search that reads the rows, the note must not send the user to that same search.
+    expect(failedRows.failure_note).toMatch(/failed after verifying 2 of 6 addresses.*the rows this step reads/);
+    expect(failedRows.failure_note).not.toMatch(/Find Bulk Job Results/);
     record('get_job_results', 'failed job', [failedRows]);
 
     const finished = await run(steps.finished, { authData: auth(), inputData: {} });

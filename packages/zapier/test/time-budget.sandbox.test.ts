@@ -19,7 +19,7 @@ it('Submit Bulk Verification with slow answers stops inside the budget, returns 
   // 150,001 addresses are four jobs; at 7 s an answer, jobs end at about 7, 14 and 21 s and a fourth
   // attempt (up to 10 s) could end past the 25 s budget, so it is not started.
   const emails = Array.from({ length: 150_001 }, (_, i) => `valid.budget.${i}@acme-corp.com`);
-  sb.faults.slow({ path: '/v1/verify/bulk', method: 'POST', delayMs: 7_000, count: 3 });
+  sb.faults.slow({ path: '/v1/verify/bulk', method: 'POST', delayMs: 7_000, count: 4 });
   const started = Date.now();
   const out = await run(steps.bulk, { authData, inputData: { emails } });
   const took = Date.now() - started;
@@ -80,4 +80,30 @@ it('Submit Bulk Verification whose account read leaves no room for a whole attem
   expect(error.message).not.toMatch(/\/v1\/|POST|GET/);
   expect(posts()).toBe(postsBefore);
   expect(sb.ledger(account.accountId).charged).toBe(0);
+}, 60_000);
+
+it('Find Bulk Job Results at 9 s per page ends inside 30 s with the rows read, marked truncated, and where to start next', async () => {
+  const { sb } = session;
+  const account = freshAccount(sb);
+  const authData = { api_key: account.apiKey };
+  const emails = Array.from({ length: 3_000 }, (_, i) => `valid.page.${i}@acme-corp.com`);
+  const submitted = await run(steps.bulk, { authData, inputData: { emails } });
+  for (let i = 0; i < 400; i++) {
+    const [job] = await run(steps.findJob, { authData, inputData: { job_id: submitted.job_id } });
+    if (job?.terminal) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  // Three pages of 1,000: without the budget, reading them took 27 s and more after the job read.
+  sb.faults.slow({ path: /\/results$/, method: 'GET', delayMs: 9_000, count: 10 });
+  const started = Date.now();
+  const [out] = await run(steps.results, { authData, inputData: { job_id: submitted.job_id } });
+  const took = Date.now() - started;
+  sb.faults.clear();
+
+  expect(took).toBeLessThan(ZAPIER_STEP_LIMIT_MS);
+  expect(out.truncated).toBe(true);
+  expect(out.returned_rows).toBeGreaterThan(0);
+  expect(out.returned_rows).toBeLessThan(3_000);
+  expect(out.next_start_row).toBe(out.returned_rows + 1);
+  expect(out.note).toMatch(/Start at Row = \d+/);
 }, 60_000);
