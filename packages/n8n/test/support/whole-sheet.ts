@@ -64,6 +64,8 @@ export interface Expected {
 	unique: Set<string>;
 	/** Distinct addresses per group. */
 	groups: Record<string, number>;
+	/** Rows per Verification value once every row is done. */
+	verifications: Record<string, number>;
 }
 
 export function expected(rows: readonly Lead[]): Expected {
@@ -79,10 +81,13 @@ export function expected(rows: readonly Lead[]): Expected {
 		groups[group] += 1;
 		return { verification: 'verified', category, group };
 	});
-	return { rows: out, unique, groups };
+	const verifications: Record<string, number> = {};
+	for (const row of out)
+		verifications[row.verification] = (verifications[row.verification] ?? 0) + 1;
+	return { rows: out, unique, groups, verifications };
 }
 
-/** xlsx (SheetJS) as the n8n install ships it: writes the user's file and reads the flow's output. */
+/** SheetJS as the n8n install ships it: writes the user's file and reads the flow's output. */
 interface SheetJs {
 	utils: {
 		json_to_sheet(rows: readonly object[]): unknown;
@@ -100,8 +105,17 @@ interface SheetJs {
 	};
 }
 
+/** SheetJS from that n8n's own install: `xlsx` up to 2.8.x, its fork `@e965/xlsx` in newer versions. */
 function sheetJs(version: string): SheetJs {
-	return createRequire(path.join(runner.n8nHome(version), 'package.json'))('xlsx') as SheetJs;
+	const load = createRequire(path.join(runner.n8nHome(version), 'package.json'));
+	for (const name of ['xlsx', '@e965/xlsx']) {
+		try {
+			return load(name) as SheetJs;
+		} catch {
+			// not in this version
+		}
+	}
+	throw new Error(`n8n ${version} ships neither xlsx nor @e965/xlsx`);
 }
 
 function csvCell(value: string): string {
