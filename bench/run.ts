@@ -45,6 +45,8 @@ async function main(): Promise<void> {
 
   console.log('3. n8n Get Results, Return All, 50k rows');
   rows.push(...(await optional('n8n', './n8n-get-results', 'benchGetResults', runs, log)));
+  // In real n8n (each installed version, one process and queue mode): about 10 minutes per version.
+  if (!process.env.BENCH_QUICK) rows.push(...(await optional('n8n memory', './n8n-memory', 'benchN8nMemory', log)));
 
   console.log('4. Completion latency');
   rows.push(...(await benchLatency(process.env.BENCH_QUICK ? 5 : 20, log)));
