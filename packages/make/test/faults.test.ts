@@ -43,7 +43,7 @@ async function failure(p: Promise<unknown>): Promise<MakeModuleError> {
   return e;
 }
 
-/** The default account's jobs, newest first, as List Bulk Jobs shows them (the list carries no name). */
+/** The default account's jobs, newest first, as List bulk jobs shows them (the list carries no name). */
 async function jobIds(): Promise<string[]> {
   const r = await runModule('listJobs', { limit: 100 }, conn);
   return (r.bundles as { job_id: string }[]).map((j) => j.job_id);
@@ -59,10 +59,10 @@ async function submitFails(
   return { e, added: (await jobIds()).filter((id) => !before.has(id)).length };
 }
 
-const MAY_BE_CHARGED = /may have been accepted and charged: look at List Bulk Jobs/;
+const MAY_BE_CHARGED = /may have been accepted and charged: look at List bulk jobs/;
 
 describe('Submit a Bulk Verification never lets Make rerun a list that may have been charged', () => {
-  it("a gateway's 503 page after the job was created: one job, charged once, RuntimeError saying to look at List Bulk Jobs", async () => {
+  it("a gateway's 503 page after the job was created: one job, charged once, RuntimeError saying to look at List bulk jobs", async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
     const before = sb.ledger().credits;
     const emails = ['valid.g1@example.com', 'valid.g2@example.com', 'valid.g3@example.com'];
@@ -75,7 +75,7 @@ describe('Submit a Bulk Verification never lets Make rerun a list that may have 
     expect(e.message).toMatch(/HTTP 503: no reason given; Retry-After: not given/);
     expect(e.message).toMatch(MAY_BE_CHARGED);
     expect(e.message).not.toMatch(/nothing was charged|safe to run again/i);
-    // One job, charged once: List Bulk Jobs shows the user what happened.
+    // One job, charged once: List bulk jobs shows the user what happened.
     expect(sb.ledger().credits).toBe(before - 3);
   });
 
@@ -333,7 +333,7 @@ describe('modules that only read may be rerun by Make', () => {
       ),
     );
     expect(post.type).toBe('RuntimeError');
-    expect(post.message).toMatch(/A POST may have been acted on and charged: look at List Bulk Jobs/);
+    expect(post.message).toMatch(/A POST may have been acted on and charged: look at List bulk jobs/);
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
     const post500 = await failure(
       runModule(
