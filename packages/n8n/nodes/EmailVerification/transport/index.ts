@@ -12,7 +12,7 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep, type NodeApiError } from 'n8n-workflow';
 import {
 	EmailVerificationClient,
 	assertApiKey,
@@ -93,9 +93,11 @@ export const n8nRuntime: Runtime = {
  * `<syscall> <code> <address>`, first in `messages`: those are handed to the client's adapter kit.
  */
 function keptByN8n(error: unknown): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	const code = error.httpCode && !/^\d+$/.test(error.httpCode) ? error.httpCode : undefined;
-	return { code, message: error.messages[0] ?? error.message, cause: error };
+	// Read by shape, not by class: n8n-core may throw it from its own copy of n8n-workflow.
+	const { httpCode, messages, message } = (error ?? {}) as Partial<NodeApiError>;
+	if (!Array.isArray(messages) || typeof httpCode !== 'string') return error;
+	const code = /^\d+$/.test(httpCode) ? undefined : httpCode;
+	return { code, message: messages[0] ?? message, cause: error };
 }
 
 /**
