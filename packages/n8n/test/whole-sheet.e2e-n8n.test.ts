@@ -2,7 +2,7 @@
  * The whole-sheet flow a user imports (`examples/file-bulk-verify-write-back.json`), as shipped, in real
  * n8n with the package installed from its tarball, against the sandbox on loopback, for each n8n version
  * of the run:
- * - a 50,000-row CSV export becomes one bulk job in one n8n execution (counted in n8n's database), and
+ * - a 50,000-row CSV export becomes one bulk job in one n8n execution (as n8n counts them in its database), and
  *   every row comes back in the same file beside its own columns: each distinct address charged once
  *   and answered once, duplicates with their first copy's answer, malformed rows never sent, every
  *   group's count equal to the job's;
@@ -84,7 +84,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		afterAll(() => flow?.remove());
 
 		it('ran as one execution that submitted one job', () => {
-			expect(flow.executions()).toEqual({ 'cli success': 1 });
+			expect(flow.executions()).toEqual({ production_success: 1 });
 			expect(submissions(sandbox, before.requests)).toBe(1);
 		});
 
@@ -263,7 +263,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 			ok(await flow.run());
 			expect(sandbox.requests.slice(from)).toEqual([]);
 			expect(readBack(file(), version)).toEqual(before);
-			expect(flow.executions()).toEqual({ 'cli success': 3 });
+			expect(flow.executions()).toEqual({ production_success: 3 });
 		});
 	});
 });

@@ -154,10 +154,8 @@ export interface Flow {
 	/** The folder n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO), where the user's file lives. */
 	files: string;
 	run(): Promise<runner.CliResult>;
-	/** Executions of the flow in n8n's database, by mode and status, e.g. { 'cli success': 1 }. */
+	/** The flow's executions as n8n counts them, e.g. { production_success: 1 }. */
 	executions(): Record<string, number>;
-	/** How long each execution of the flow ran (ms), n8n's own start to stop, in order. */
-	durations(): number[];
 	remove(): void;
 }
 
@@ -212,7 +210,6 @@ export async function prepareFlow({
 		files,
 		run: () => runner.runCli(instance, ['execute', `--id=${FLOW_ID}`], { timeoutMs: 15 * 60_000 }),
 		executions: () => executionsOf(instance, FLOW_ID),
-		durations: () => executionDurations(instance, FLOW_ID),
 		remove: () => runner.removeInstance(instance),
 	};
 }
@@ -242,27 +239,21 @@ function queryN8n<T>(instance: runner.Instance, sql: string, params: unknown[]):
 	return JSON.parse(result.stdout) as T[];
 }
 
-/** A workflow's executions in n8n's database, by mode and status, e.g. { 'cli success': 1 }. */
+/**
+ * A workflow's executions as n8n counts them itself (its `workflow_statistics`: production_success,
+ * production_error, manual_success, ...), kept whether or not a run's data is saved. Every mode but a
+ * manual run counts as production, `n8n execute` included.
+ */
 export function executionsOf(
 	instance: runner.Instance,
 	workflowId: string,
 ): Record<string, number> {
-	const rows = queryN8n<{ mode: string; status: string; n: number }>(
+	const rows = queryN8n<{ name: string; count: number }>(
 		instance,
-		'SELECT mode, status, COUNT(*) AS n FROM execution_entity WHERE workflowId = ? GROUP BY mode, status',
+		'SELECT name, count FROM workflow_statistics WHERE workflowId = ?',
 		[workflowId],
 	);
-	return Object.fromEntries(rows.map((row) => [`${row.mode} ${row.status}`, row.n]));
-}
-
-/** How long each of a workflow's executions ran, in ms, from n8n's own start and stop times. */
-export function executionDurations(instance: runner.Instance, workflowId: string): number[] {
-	const rows = queryN8n<{ ms: number }>(
-		instance,
-		'SELECT (julianday(stoppedAt) - julianday(startedAt)) * 86400000.0 AS ms FROM execution_entity WHERE workflowId = ? ORDER BY id',
-		[workflowId],
-	);
-	return rows.map((row) => row.ms);
+	return Object.fromEntries(rows.map((row) => [row.name, Number(row.count)]));
 }
 
 /** Job IDs the flow read, in the order it first asked for them (the sandbox logs paths, not bodies). */
