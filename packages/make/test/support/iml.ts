@@ -78,7 +78,9 @@ type ArithOp = '+' | '-' | '*' | '/';
 const CMP_OPS: readonly string[] = ['=', '!=', '<', '<=', '>', '>='];
 
 // Make's keywords for an empty array and an empty text (https://www.make.com/en/help/functions/general-functions, "Keywords").
-const KEYWORDS: Record<string, unknown> = {
+// The scenario side of IML (scenario-iml.ts) has the same keywords. Evaluation hands out a fresh
+// array for emptyarray, so the one array here is never changed.
+export const KEYWORDS: Readonly<Record<string, unknown>> = {
   true: true,
   false: false,
   null: null,
@@ -86,7 +88,24 @@ const KEYWORDS: Record<string, unknown> = {
   emptystring: '',
 };
 
-function parse(src: string): Node {
+/**
+ * A parser that parses each expression once: a module's IML (or a scenario's formula) is the same for
+ * every bundle, and a 50,000-row run would otherwise spend most of its time re-parsing it. The trees
+ * are never changed after parsing, and an expression that fails to parse is not kept, so it fails
+ * again each time.
+ */
+export function parsedOnce<T>(parseUncached: (src: string) => T): (src: string) => T {
+  const parsed = new Map<string, T>();
+  return (src) => {
+    let node = parsed.get(src);
+    if (node === undefined) parsed.set(src, (node = parseUncached(src)));
+    return node;
+  };
+}
+
+const parse = parsedOnce(parseUncached);
+
+function parseUncached(src: string): Node {
   const tokens = tokenize(src);
   let pos = 0;
   const peek = () => tokens[pos];

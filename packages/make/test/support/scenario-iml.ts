@@ -11,6 +11,8 @@
  * (trim), https://www.make.com/en/help/functions/math-functions (ceil, max).
  */
 
+import { KEYWORDS, parsedOnce } from './iml';
+
 export class ScenarioImlError extends Error {
   constructor(message: string) {
     super(message);
@@ -59,21 +61,7 @@ function tokenize(src: string): Tok[] {
   return out;
 }
 
-const KEYWORDS: Record<string, unknown> = {
-  true: true,
-  false: false,
-  null: null,
-  emptyarray: [],
-  emptystring: '',
-};
-
-/** Formulas are parsed once: a 50,000-row run evaluates the same few formulas for every bundle. */
-const parsed = new Map<string, Node>();
-function parse(src: string): Node {
-  let node = parsed.get(src);
-  if (!node) parsed.set(src, (node = parseUncached(src)));
-  return node;
-}
+const parse = parsedOnce(parseUncached);
 
 function parseUncached(src: string): Node {
   const toks = tokenize(src);
@@ -119,7 +107,7 @@ function parseUncached(src: string): Node {
         eat(')');
         return { t: 'call', name: t.v, args };
       }
-      if (t.v in KEYWORDS) return { t: 'lit', v: KEYWORDS[t.v] };
+      if (Object.prototype.hasOwnProperty.call(KEYWORDS, t.v)) return { t: 'lit', v: KEYWORDS[t.v] };
     }
     throw new ScenarioImlError(`"${t.v}" is not something the scenario runner knows (in ${src})`);
   };
