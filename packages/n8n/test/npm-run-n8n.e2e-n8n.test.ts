@@ -1,6 +1,6 @@
 /**
- * `npm run n8n` from the repository root, as the README tells a user to run it right after `npm ci`
- * (issue 11): it builds and packs the package, installs it into a fresh n8n user folder, starts the
+ * `npm run n8n` from the repository root, as the README tells a user to run it right after `npm ci`:
+ * it builds and packs the package, installs it into a fresh n8n user folder, starts the
  * sandbox and n8n, and prints the editor URL; the editor answers there; Ctrl+C stops n8n and the sandbox.
  * A private user folder and free ports keep it apart from a developer's own `npm run n8n`.
  */
