@@ -2,7 +2,7 @@
  * The Make README's claims that can drift: every file the App review table names exists, and the Make
  * facts it states are the numbers the harness enforces (support/make-rules.ts), read from Make's pages.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_REQUESTS_PER_RUN, MODULE_TIMEOUT_MS, PAGINATION_ITEM_LIMIT, RULES } from './support/make-rules';
 
@@ -44,6 +44,25 @@ describe('the Make README', () => {
       expect(rule.source).toMatch(
         /https:\/\/|sources\.json|schemas|harness bound|this app's rule over RULES/,
       );
+  });
+
+  it('the Checks list names every suite in test/', () => {
+    const checks = section('Checks (`npx jest packages/make`)');
+    const suites = readdirSync(join(PACKAGE, 'test')).filter((f) => f.endsWith('.test.ts'));
+    expect(suites.length).toBeGreaterThan(10);
+    for (const suite of suites)
+      expect({ suite, named: checks.includes(`\`${suite}\``) }).toEqual({ suite, named: true });
+  });
+
+  it('every example says in its heading what it costs in operations, per row where it spends per row', () => {
+    const headings = [...readme.matchAll(/^### (Example .*)$/gm)].map((m) => m[1]!);
+    expect(headings.length).toBeGreaterThanOrEqual(2);
+    for (const heading of headings) expect(heading).toMatch(/\([0-9][0-9,]* operations? (for|per) [^)]+\)$/);
+    // An example whose steps run a module for each result row (a search or an update per contact).
+    const perRow = section('The app in a scenario')
+      .split(/\n(?=### )/)
+      .filter((part) => /\n\d+\. .*(Search|Update)/.test(part));
+    for (const part of perRow) expect(part.split('\n')[0]).toMatch(/operations? per /);
   });
 
   it('makes no claim the app cannot keep', () => {
