@@ -1,5 +1,5 @@
 /**
- * Benchmark 3 (issue 7): the n8n node's Get Results with Return All on a finished 50,000-row job: time
+ * Benchmark 3: the n8n node's Get Results with Return All on a finished 50,000-row job: time
  * and peak memory of the node's execute path, each run in a fresh process against one sandbox.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Benchmark 4 (issue 7), per platform receiver: from the sandbox finishing a job to the platform's
+ * Benchmark 4, per platform receiver: from the sandbox finishing a job to the platform's
  * receiver having a verified event. Zapier: the callback captured as Zapier hands it over, then the
  * app's performResume (signature check + reading the rows) through createAppTester. n8n: the built
  * trigger node's webhook method (signature, tolerance, dedupe in static data) on the raw delivery.

@@ -1,5 +1,5 @@
 /**
- * Issue 8's shared bad-input table run through the action node's operations against the sandbox on
+ * The shared bad-input table (test/support/bad-inputs.ts) run through the action node's operations against the sandbox on
  * loopback. Each row must stop with an n8n error that says what to fix, before any request and without
  * touching the credit ledger. Two kinds of row behave differently in n8n by design and are asserted as
  * such: Bulk Job Submit runs pre-flight (a malformed address among valid ones is dropped and reported,
