@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEMO_ACCOUNT, startSandbox } from '@evf/sandbox';
+import { DEFAULT_PORT, DEMO_ACCOUNT, startSandbox } from '@evf/sandbox';
 import * as runner from '../test/harness/n8n-runner';
 
 const CREDENTIAL_ID = 'evfSandboxCred01';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
 
 	// The sandbox's public demo account, the same as `npm start`: its key only works against this sandbox.
 	const sandbox = await startSandbox({
-		port: await pickPort(Number(process.env.EVF_SANDBOX_PORT) || 8787),
+		port: await pickPort(Number(process.env.EVF_SANDBOX_PORT) || DEFAULT_PORT),
 		timeScale: 1,
 		allowInsecureWebhooks: true,
 		accounts: [DEMO_ACCOUNT],
