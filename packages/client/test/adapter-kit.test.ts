@@ -13,6 +13,7 @@ import {
   errorReason,
   errorStatus,
   lowerCaseHeaders,
+  transportFailure,
 } from '@evf/client';
 
 describe('lowerCaseHeaders', () => {
@@ -98,5 +99,28 @@ describe('errorStatus, errorReason, errorField', () => {
       errorReason(new Error('x')),
       errorField({ body: { field: 'forged' } }),
     ]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('transportFailure reads a syscall back from a message that quotes it', () => {
+  it('as words, so a code with pattern characters neither throws nor matches as a pattern', () => {
+    expect(
+      transportFailure({ code: 'E(X', message: 'request failed, reason: connect E(X 203.0.113.7:443' }).sent,
+    ).toBe(false);
+    expect(transportFailure({ code: 'E.X', message: 'reason: read EAX 203.0.113.7:443' }).sent).toBe(
+      'unknown',
+    );
+    expect(
+      transportFailure({ code: 'ECONNRESET', message: 'request failed, reason: read ECONNRESET' }).sent,
+    ).toBe('unknown');
+    expect(
+      transportFailure({
+        code: 'EHOSTUNREACH',
+        message: 'request failed, reason: connect EHOSTUNREACH 203.0.113.7:443',
+      }).sent,
+    ).toBe(false);
+    expect(
+      transportFailure({ code: 'EHOSTUNREACH', message: 'request failed, reason: write EHOSTUNREACH' }).sent,
+    ).toBe('unknown');
   });
 });

@@ -232,8 +232,10 @@ function chain(error: unknown): unknown[] {
 function syscallOf(link: Link): string | undefined {
   if (link.syscall) return link.syscall;
   if (!link.code || !link.message) return undefined;
-  const match = new RegExp(`(?:^|\\s)([A-Za-z]+) ${link.code}\\b`).exec(link.message);
-  return match?.[1];
+  // "<syscall> <code>", read as words: a code is matched as text, never as a pattern.
+  const words = link.message.split(/\s+/);
+  const at = words.indexOf(link.code);
+  return at > 0 && /^[A-Za-z]+$/.test(words[at - 1]!) ? words[at - 1] : undefined;
 }
 
 /** Whether this one error, on its own, proves nothing was written. */
