@@ -276,6 +276,10 @@ describe.each(runner.matrixVersions())(
 			/** A service that finishes every job the moment it is submitted. */
 			let instant: Sandbox;
 			const instantCredentialId = id16('instcred');
+			const failedRead = {
+				workflowId: id16('wffail'),
+				path: `failed-read-${crypto.randomUUID().slice(0, 8)}`,
+			};
 			const instantResume = {
 				workflowId: id16('wfinst'),
 				path: `instant-${crypto.randomUUID().slice(0, 8)}`,
@@ -385,6 +389,28 @@ describe.each(runner.matrixVersions())(
 							200,
 						),
 						report('Report', `${receiver.url}/resumed`, 400),
+					]),
+					workflow(failedRead.workflowId, 'E2E rows unreadable after the completion call', [
+						webhookStart(failedRead.path),
+						evfNode(
+							'Submit And Wait',
+							{
+								resource: 'bulkJob',
+								operation: 'submit',
+								emailSource: 'list',
+								emails: 'valid.fr1@example.com',
+								waitForCompletion: true,
+								waitMethod: 'webhook',
+								timeoutMinutes: 30,
+								pollIntervalSeconds: 10,
+								waitOutput: 'results',
+								resultOptions: {},
+								options: {},
+							},
+							sandboxEntry.credentialId,
+							200,
+						),
+						report('Report', `${receiver.url}/failed-read-continued`, 400),
 					]),
 				);
 				workflows.push(
@@ -617,6 +643,54 @@ describe.each(runner.matrixVersions())(
 				// The job's one delivery to the resume URL was acknowledged at the first attempt.
 				const acknowledged = sandbox.webhookAttempts.filter((a) => a.outcome === 'acknowledged');
 				expect(acknowledged.length).toBeGreaterThanOrEqual(2);
+			});
+
+			it('when the rows cannot be read after the completion call was answered, the error names the job, no row reaches the next node, and n8n keeps serving', async () => {
+				const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+				let status = 0;
+				await waitFor(
+					async () => {
+						status = (
+							await fetch(`${server.url}/webhook/${failedRead.path}`, {
+								method: 'POST',
+								headers: { 'content-type': 'application/json' },
+								body: '{}',
+							})
+						).status;
+						return status !== 404;
+					},
+					{ timeoutMs: 120_000, what: 'the workflow active' },
+				);
+				expect(status).toBe(200);
+				// The job is queued for 10 s: every read of its rows fails from now on.
+				let jobId = '';
+				await waitFor(
+					async () => {
+						const { jobs } = await client.listJobs();
+						jobId = jobs.find((j) => j.total_emails === 1 && j.status === 'queued')?.job_id ?? '';
+						return jobId !== '';
+					},
+					{ timeoutMs: 60_000, what: 'the submitted job' },
+				);
+				sandbox.faults.failNext({ path: new RegExp(`${jobId}/results`), status: 500, count: 100 });
+				await waitFor(() => sandbox.webhookAttempts.some((a) => a.jobId === jobId), {
+					timeoutMs: 120_000,
+					what: 'the completion call',
+				});
+				// Answered at once, before the failing read: the service has its acknowledgement.
+				expect(
+					sandbox.webhookAttempts.filter((a) => a.jobId === jobId).map((a) => a.outcome),
+				).toEqual(['acknowledged']);
+				// n8n does not stop a resumed execution whose webhook method failed: it records the error
+				// and hands the next node one empty item (n8n's webhook-helpers, both versions). No row
+				// reaches it, and the error names the job.
+				const continued = await receiver.next(60_000, (d) => d.url === '/failed-read-continued');
+				expect(JSON.parse(continued.rawBody)).toEqual({});
+				expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+				await waitFor(
+					() => server.logs().includes(`Bulk job ${jobId} finished, but reading it failed`),
+					{ timeoutMs: 30_000, what: "the node's error in n8n's log" },
+				);
 			});
 
 			it('a job the service finishes at once, before the execution could wait for it, continues the execution exactly once', async () => {
