@@ -187,6 +187,9 @@ async function measureMode(version: string, mode: Mode, log: (s: string) => void
       const measured: Measured = { version, mode, ...c, where: top.role === 'main' ? 'n8n' : `${top.role} process`, idleMiB: idle.get(top.role)!, peakMiB: top.peak, seconds };
       log(`n8n ${version}, ${mode}, ${c.operation}, ${c.output}: peak ${measured.peakMiB} MiB in the ${measured.where} (idle ${measured.idleMiB} MiB), ${seconds.toFixed(1)} s`);
       out.push(measured);
+      // Let n8n finish with the execution (saving it) before stopping: in queue mode a worker stopped
+      // mid-job leaves it in Redis, and the next case's fresh worker would replay it while idle.
+      await settledMemory(byRole);
       for (const proc of [...byRole.values()].reverse()) {
         await proc.stop();
         processes.splice(processes.indexOf(proc), 1);
