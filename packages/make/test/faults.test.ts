@@ -370,6 +370,61 @@ describe('a job that fails midway', () => {
   });
 });
 
+describe('connections between Make and the service', () => {
+  /**
+   * In front of the sandbox: answers on a kept-alive connection, and closes that connection when a
+   * second request comes on it, unanswered, as a server whose keep-alive timeout fires just as the
+   * request arrives does.
+   */
+  async function closingIdleConnections(target: string) {
+    const served = new WeakSet<object>();
+    const server: Server = createServer((req, res) => {
+      if (served.has(req.socket)) return req.socket.destroy();
+      served.add(req.socket);
+      const up = httpRequest(`${target}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { ...req.headers, host: new URL(target).host },
+        agent: false,
+      });
+      up.on('response', (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, {
+          'content-type': 'application/json',
+          connection: 'keep-alive',
+        });
+        upRes.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      baseUrl: `http://127.0.0.1:${port}/api`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('each request goes on a connection of its own, so a connection the other end closed is never reused', async () => {
+    const front = await closingIdleConnections(sb.origin);
+    try {
+      // Get credit balance makes two requests a run; five runs, every one answered.
+      for (let i = 0; i < 5; i++) {
+        const r = await runModule('getCredits', {}, { ...conn, baseUrl: front.baseUrl });
+        expect(r.requests).toHaveLength(2);
+      }
+    } finally {
+      await front.close();
+    }
+  });
+
+  it("a request sent and never answered is still Make's ConnectionError, typed by Make", async () => {
+    sb.faults.failNext({ path: '/v1/account/credits', drop: true });
+    const e = await failure(runModule('getCredits', {}, conn));
+    expect(e.type).toBe('ConnectionError');
+    expect(e.typedByMake).toBe(true);
+    expect(e.message).toMatch(/^No answer: /);
+  });
+});
+
 /**
  * A gateway in front of the sandbox that passes each request on and answers a bulk submission's 202
  * with an HTML page: the job exists and is charged, the answer is unreadable.

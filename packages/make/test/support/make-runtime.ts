@@ -17,6 +17,7 @@ import {
   BUILTIN_NAMES,
 } from './iml';
 import { forman, resolveNoListedJob } from './forman';
+import { exchangeOnOwnConnection, ExchangeFailure, type Exchange } from './own-connection';
 import { asSpecs, validateParameters, type ParamSpec } from './make-params';
 import { formanPresent } from './schema-location';
 import {
@@ -397,14 +398,6 @@ function pick(
   return { variables };
 }
 
-function lowerHeaders(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((value, key) => {
-    out[key.toLowerCase()] = value;
-  });
-  return out;
-}
-
 interface Answer {
   statusCode: number;
   headers: Record<string, string>;
@@ -466,52 +459,30 @@ class Run {
       body: req.body,
     });
     const budget = Math.max(1, Math.min(this.timeoutMs, MODULE_TIMEOUT_MS - this.makeTimeMs));
-    // The sandbox shares this process: timers and socket events that came due while a test did
-    // synchronous work run first, so a keep-alive connection the sandbox already timed out is not
-    // reused and reset (seen as "fetch failed" on a loaded machine). Make sends from its own servers.
-    await new Promise((r) => setTimeout(r, 0));
-    await new Promise((r) => setImmediate(r));
-    let res: Response;
+    let res: Exchange;
     try {
-      res = await fetch(url, {
+      res = await exchangeOnOwnConnection(url, {
         method: req.method,
         headers,
         body: payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(budget),
+        timeoutMs: budget,
       });
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError')
-        throw new MakeRuleError('moduleTimeout', `no answer within ${budget} ms`);
+      if (!(err instanceof ExchangeFailure)) throw err;
+      if (err.kind === 'timeout') throw new MakeRuleError('moduleTimeout', err.message);
       // RULES.transportFailure: no status, so no error directive applies; Make picks the type.
-      throw new MakeModuleError(
-        'ConnectionError',
-        `No answer: ${(err as Error).message} (${String((err as { cause?: unknown }).cause)})`,
-        0,
-        true,
-      );
-    }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (err) {
-      throw new MakeModuleError(
-        'ConnectionError',
-        `The answer was cut off: ${(err as Error).message}`,
-        0,
-        true,
-      );
+      throw new MakeModuleError('ConnectionError', err.message, 0, true);
     }
     let body: unknown = undefined;
-    if (text !== '') {
+    if (res.text !== '') {
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(res.text);
       } catch {
-        body = text;
+        body = res.text;
       }
     }
     this.checkClock();
-    return { statusCode: res.status, headers: lowerHeaders(res.headers), body };
+    return { statusCode: res.status, headers: res.headers, body };
   }
 }
 

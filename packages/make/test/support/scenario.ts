@@ -313,17 +313,6 @@ class Runner {
     return out;
   }
 
-  /**
-   * Lets timers and socket events that came due while the runner worked through thousands of bundles
-   * (synchronous work) run first: the sandbox shares this process, and a keep-alive connection it
-   * timed out during that work would otherwise be reused and reset (ECONNRESET). Make runs modules
-   * on its own servers; this only keeps the local test honest about the answers.
-   */
-  private async settle(): Promise<void> {
-    await new Promise((r) => setTimeout(r, 0));
-    await new Promise((r) => setImmediate(r));
-  }
-
   private async runAppModule(
     m: BlueprintModule,
     input: Record<string, unknown>,
@@ -332,7 +321,6 @@ class Runner {
     const id = m.module.slice(this.prefix.length);
     const meta = components('module').find(([name]) => name === id)?.[1];
     if (!meta) throw new Error(`the app has no module ${id}`);
-    await this.settle();
     const params = {
       ...Object.fromEntries(Object.entries(m.parameters ?? {}).filter(([k]) => !k.startsWith('__IMT'))),
       ...input,
