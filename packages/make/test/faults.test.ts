@@ -49,7 +49,7 @@ async function jobIds(): Promise<string[]> {
   return (r.bundles as { job_id: string }[]).map((j) => j.job_id);
 }
 
-/** Runs Submit a Bulk Verification to its failure: the error, and how many jobs the run created. */
+/** Runs Submit a bulk verification to its failure: the error, and how many jobs the run created. */
 async function submitFails(
   input: Record<string, unknown>,
   c: MakeConnection = conn,
@@ -61,7 +61,7 @@ async function submitFails(
 
 const MAY_BE_CHARGED = /may have been accepted and charged: look at List bulk jobs/;
 
-describe('Submit a Bulk Verification never lets Make rerun a list that may have been charged', () => {
+describe('Submit a bulk verification never lets Make rerun a list that may have been charged', () => {
   it("a gateway's 503 page after the job was created: one job, charged once, RuntimeError saying to look at List bulk jobs", async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
     const before = sb.ledger().credits;
@@ -214,7 +214,7 @@ describe('Submit a Bulk Verification never lets Make rerun a list that may have 
   });
 });
 
-describe('Verify an Email Address', () => {
+describe('Verify an email address', () => {
   it("the service's 408: RuntimeError saying the credit was refunded (not rerun by Make)", async () => {
     const before = sb.ledger().credits;
     const e = await failure(runModule('verifyEmail', { email: 'slow.one@example.com' }, conn));
@@ -323,7 +323,7 @@ describe('modules that only read may be rerun by Make', () => {
     expect(e.message).toMatch(/^The email verification service answered HTTP 500: Injected fault/);
   });
 
-  it('Make an API Call: a POST to the bulk endpoint after a gateway 503 is a RuntimeError; a GET is a ConnectionError', async () => {
+  it('Make an API call: a POST to the bulk endpoint after a gateway 503 is a RuntimeError; a GET is a ConnectionError', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
     const post = await failure(
       runModule(

@@ -237,7 +237,7 @@ if (!present && required) {
         type: string;
         spec?: unknown;
       }[];
-      // A collection without a spec is free-form by design (Make an API Call's response headers): its
+      // A collection without a spec is free-form by design (Make an API call's response headers): its
       // keys are whatever the service sends, so strict mode checks only that it is a collection.
       const freeForm = iface
         .filter((f) => f.type === 'collection' && f.spec === undefined)

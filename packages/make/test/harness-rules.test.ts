@@ -211,7 +211,7 @@ describe('the harness refuses components that break a Make rule', () => {
     const r = await runModuleDef(repeated, { job_id: jobId }, conn, { repeatDelayMs: 1 });
     expect(r.requests).toHaveLength(3);
     expect(r.bundles).toHaveLength(3);
-    // The app's own Check a Bulk Job gives one bundle for the same three rounds.
+    // The app's own Check a bulk job gives one bundle for the same three rounds.
     const own = await runModule('waitForJob', { job_id: jobId }, conn, { repeatDelayMs: 1 });
     expect(own.bundles).toHaveLength(1);
   });
@@ -297,7 +297,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   describe('error directives', () => {
-    /** Submit a Bulk Verification with its own error directive replaced by `error`. */
+    /** Submit a bulk verification with its own error directive replaced by `error`. */
     const submitWith = (error: Record<string, unknown>): ModuleDef => {
       const own = loadModule('submitBulk');
       const d = own.communication as Directive;

@@ -1,7 +1,7 @@
 /**
  * The app's logic written in Make's built-in IML functions, run beside the client's own code it
- * copies: the category mapping (Verify, List Results) over every primary_label x tag combination,
- * and the one terminal-status rule (Check a Bulk Job, List Bulk Job Results) over every status the
+ * copies: the category mapping (Verify, List bulk job results) over every primary_label x tag combination,
+ * and the one terminal-status rule (Check a bulk job, List bulk job results) over every status the
  * client knows and some it does not. Make cannot import @evf/client, so these copies are pinned here.
  */
 import { categorize, isJobStopped, JOB_STATUSES, STOPPED_STATUSES } from '@evf/client';
@@ -9,7 +9,7 @@ import { readJsonc } from './support/app-files';
 import { evaluate, evaluateString } from './support/iml';
 import { loadModule, type Directive } from './support/make-runtime';
 
-/** A module's request, or the first of its requests (Check a Bulk Job repeats the first, then reads once more). */
+/** A module's request, or the first of its requests (Check a bulk job repeats the first, then reads once more). */
 const single = (id: string): Directive => {
   const c = loadModule(id).communication;
   return Array.isArray(c) ? c[0]! : c;
@@ -53,7 +53,7 @@ const expected = (details: unknown) => {
 const vars = (extra: Record<string, unknown>) => ({ variables: { parameters: {}, temp: {}, ...extra } });
 
 describe('the category mapping in built-in IML equals the client', () => {
-  it(`Verify an Email Address: ${DETAILS.length} details`, () => {
+  it(`Verify an email address: ${DETAILS.length} details`, () => {
     const d = single('verifyEmail');
     for (const details of DETAILS) {
       const body = { email: 'a@example.com', details };
@@ -66,7 +66,7 @@ describe('the category mapping in built-in IML equals the client', () => {
     }
   });
 
-  it(`List Bulk Job Results: ${DETAILS.length} details, and the group filter picks the same rows`, () => {
+  it(`List bulk job results: ${DETAILS.length} details, and the group filter picks the same rows`, () => {
     const d = single('listResults');
     const iterate = d.response!.iterate as { condition: string };
     for (const details of DETAILS) {
@@ -98,7 +98,7 @@ describe('one terminal-status rule: the Make copies equal the client isJobStoppe
     for (const l of lists) expect(l!.split(',')).toEqual([...STOPPED_STATUSES]);
   });
 
-  it('Check a Bulk Job: stops exactly when the client would (flag first, then status; unknown = running)', () => {
+  it('Check a bulk job: stops exactly when the client would (flag first, then status; unknown = running)', () => {
     const d = single('waitForJob');
     for (const status of statuses) {
       for (const terminal of [true, false, undefined, null]) {

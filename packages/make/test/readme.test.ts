@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { misspelledLabels } from './support/label-spelling';
 import { MAX_REQUESTS_PER_RUN, MODULE_TIMEOUT_MS, PAGINATION_ITEM_LIMIT, RULES } from './support/make-rules';
 
 const PACKAGE = join(__dirname, '..');
@@ -63,6 +64,10 @@ describe('the Make README', () => {
       .split(/\n(?=### )/)
       .filter((part) => /\n\d+\. .*(Search|Update)/.test(part));
     for (const part of perRow) expect(part.split('\n')[0]).toMatch(/operations? per /);
+  });
+
+  it("names the app's modules and fields by their labels, in the app's letter case", () => {
+    expect(misspelledLabels(readme)).toEqual([]);
   });
 
   it('makes no claim the app cannot keep', () => {

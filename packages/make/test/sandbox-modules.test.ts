@@ -95,7 +95,7 @@ async function submit(emails: string[], extra: Record<string, unknown> = {}): Pr
   return out.job_id;
 }
 
-/** Runs Check a Bulk Job again while it says the job is still running, as a scenario would on its next run. */
+/** Runs Check a bulk job again while it says the job is still running, as a scenario would on its next run. */
 async function waitTerminal(jobId: string) {
   let job: { terminal: boolean; status: string; job_id: string } | undefined;
   for (let i = 0; i < 20 && !job?.terminal; i++) {
@@ -124,7 +124,7 @@ describe('Make modules against the sandbox', () => {
     expect(String((err as Error).message)).not.toContain(wrong);
   });
 
-  it('Verify an Email Address returns the result with category fields computed like the client', async () => {
+  it('Verify an email address returns the result with category fields computed like the client', async () => {
     for (const email of [
       'valid.ada@example.com',
       'catchall.bo@example.com',
@@ -147,7 +147,7 @@ describe('Make modules against the sandbox', () => {
     }
   });
 
-  it('Submit, Wait, Get and List Results: one bundle per row over several pages, filtered by group', async () => {
+  it('Submit, Check, Get and List bulk job results: one bundle per row over several pages, filtered by group', async () => {
     const emails = Array.from(
       { length: 23 },
       (_, i) => ['valid', 'catchall', 'trap', 'info', 'invalid', 'full'][i % 6] + `.${i}@example.com`,
@@ -188,7 +188,7 @@ describe('Make modules against the sandbox', () => {
     expect(later.bundles).toHaveLength(13);
   });
 
-  describe('List Bulk Job Results never cuts or repeats a row, at any page size, group filter or continuation', () => {
+  describe('List bulk job results never cuts or repeats a row, at any page size, group filter or continuation', () => {
     type Row = {
       email: string;
       group: string;
@@ -286,7 +286,7 @@ describe('Make modules against the sandbox', () => {
     }, 60_000);
   });
 
-  it('Check a Bulk Job reads again while the job runs, stops when it has stopped, and always returns inside 40 s', async () => {
+  it('Check a bulk job reads again while the job runs, stops when it has stopped, and always returns inside 40 s', async () => {
     // A sandbox whose job stays queued for a real second: on the shared fast one a job can be finished
     // before the first read, and a single GET would prove nothing about repeating.
     const slow = await startSandbox({ port: 0, timeScale: 1, queueDelayMs: 1000, rowsPerSecond: 100_000 });
@@ -329,7 +329,7 @@ describe('Make modules against the sandbox', () => {
     }
   }, 60_000);
 
-  it('List Bulk Jobs and the job RPC read GET /v1/jobs newest first', async () => {
+  it('List bulk jobs and the job RPC read GET /v1/jobs newest first', async () => {
     const r = await run('listJobs', { limit: 3 });
     expect(r.requests[0]!.query).toEqual({ limit: '100', offset: '0' });
     expect(r.requests).toHaveLength(1);
@@ -443,7 +443,7 @@ describe('Make modules against the sandbox', () => {
     }, 120_000);
   });
 
-  it('List Bulk Jobs and the Job ID dropdown page by offset until a short page, and stop at their limit', async () => {
+  it('List bulk jobs and the Job ID dropdown page by offset until a short page, and stop at their limit', async () => {
     const many = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
     try {
       const c: MakeConnection = { apiKey: many.apiKey, baseUrl: many.baseUrl };
@@ -468,7 +468,7 @@ describe('Make modules against the sandbox', () => {
     }
   }, 60_000);
 
-  it('Get Credit Balance reads credits and subscription', async () => {
+  it('Get credit balance reads credits and subscription', async () => {
     const r = await run('getCredits', {});
     expect(r.requests.map((q) => q.path)).toEqual(['/api/v1/account/credits', '/api/v1/subscription']);
     const out = r.bundles[0] as { credits: number; subscription: unknown };
@@ -491,7 +491,7 @@ describe('Make modules against the sandbox', () => {
     });
   });
 
-  it('Make an API Call sends an authorised request to a /v1/ path', async () => {
+  it('Make an API call sends an authorised request to a /v1/ path', async () => {
     const r = await run('makeApiCall', { url: '/v1/account', method: 'GET' });
     const out = r.bundles[0] as { statusCode: number; body: unknown };
     expect(out.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The Watch Bulk Job Finished path. Make gives a webhook the parsed body and no connection, so the
+ * The Watch finished bulk jobs path. Make gives a webhook the parsed body and no connection, so the
  * webhook cannot recompute the service's HMAC over the raw bytes, and Make does not document the
  * letter case of header names, so the webhook reads none. A JSON object with a job_id gets 200 and
  * starts the scenario with the job ID and event name only; anything else gets 400 and starts nothing.

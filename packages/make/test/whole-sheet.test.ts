@@ -10,6 +10,7 @@ import { categorize } from '@evf/client';
 import { resultRow, startSandbox, type Sandbox } from '@evf/sandbox';
 import { components, readJsonc } from './support/app-files';
 import { appModulePrefix, KNOWN_MAKE_MODULES, type Blueprint } from './support/scenario';
+import { misspelledLabels, moduleLabels } from './support/label-spelling';
 import { moduleRefs } from './support/scenario-iml';
 import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './support/scenario-sheets';
 import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './support/scenario-sheet-flow';
@@ -57,20 +58,6 @@ function paramNames(id: string): string[] {
   return [meta.codeFiles.staticParams, meta.codeFiles.mappableParams]
     .filter((f): f is string => !!f)
     .flatMap((f) => (readJsonc(f) as unknown as Field[]).map((p) => p.name));
-}
-/** The labels of a module's parameters and output fields, nested ones included. */
-function paramLabels(id: string): string[] {
-  const meta = appModule(id)!;
-  const walk = (fields: unknown): string[] =>
-    Array.isArray(fields)
-      ? fields.flatMap((f: { label?: unknown; spec?: unknown }) => [
-          ...(typeof f.label === 'string' ? [f.label] : []),
-          ...walk(f.spec),
-        ])
-      : [];
-  return [meta.codeFiles.staticParams, meta.codeFiles.mappableParams, meta.codeFiles.interface]
-    .filter((f): f is string => !!f)
-    .flatMap((f) => walk(readJsonc(f)));
 }
 /** What each module of a blueprint outputs, by the first step of a path. */
 function outputsOf(m: Blueprint['flow'][number]): string[] | 'any' {
@@ -126,32 +113,19 @@ describe('the blueprints match the app', () => {
   });
 
   test("the README names each of the app's modules and fields by its label, in the app's letter case", () => {
-    // Google Sheets' own module of that name (google-sheets:makeAPICall) keeps Make's Title Case label.
-    const readme = readFileSync(join(EXAMPLES, 'README.md'), 'utf8')
-      .replace(/\s+/g, ' ')
-      .replaceAll('Make an API Call', 'Google Sheets module');
-    const moduleLabels = components('module').map(([, meta]) => meta.label!);
+    const readme = readFileSync(join(EXAMPLES, 'README.md'), 'utf8');
     // "Email Verification, <module>" in the cost table: the module's label exactly.
-    const named = [...readme.matchAll(/Email Verification, ([^:(|]+?)\s*[:(|]/g)].map((m) => m[1]!);
+    const named = [...readme.replace(/\s+/g, ' ').matchAll(/Email Verification, ([^:(|]+?)\s*[:(|]/g)].map(
+      (m) => m[1]!,
+    );
     expect(named.length).toBeGreaterThan(0);
-    for (const label of named) expect(moduleLabels).toContain(label);
+    for (const label of named) expect(moduleLabels()).toContain(label);
     // Every app module the blueprints use is named there.
     for (const bp of Object.values(blueprints()))
       for (const m of bp.flow)
         if (m.module.startsWith(appModulePrefix()))
           expect(named).toContain(appModule(m.module.slice(appModulePrefix().length))!.label);
-    // A label written with other capitals past its first letter is an old or made-up name
-    // ("List Bulk Job Results", "Start at Page"); a sentence may lower its first letter ("the job ID").
-    const labels = new Set([...moduleLabels, ...components('module').flatMap(([id]) => paramLabels(id))]);
-    for (const label of labels) {
-      const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      for (const [seen] of readme.matchAll(new RegExp(`\\b${escaped}\\b`, 'gi')))
-        expect({ label, seen: seen.slice(1) }).toEqual({ label, seen: label.slice(1) });
-    }
-    // A module-like name in Title Case that is no label at all ("Watch Bulk Job Finished").
-    const verbs = [...new Set(moduleLabels.map((l) => l.split(' ')[0]!))].join('|');
-    const titleCase = new RegExp(`\\b(?:${verbs})(?: an?| the)?(?: [A-Z][a-z]+)+\\b`, 'g');
-    expect([...readme.matchAll(titleCase)].map((m) => m[0])).toEqual([]);
+    expect(misspelledLabels(readme)).toEqual([]);
   });
 
   test('the README shows the exact lookup formula the runner models', () => {
