@@ -2,7 +2,7 @@
  * Section 6, Make: the whole-sheet flow of packages/make/examples (two scenario blueprints) run by the
  * scenario runner on a 50,000-row list against a sandbox, counting Make operations, service requests,
  * credits charged and refunded and wall time from the run; beside it the per-row pattern the peers
- * force (Verify an Email Address, then a row write, per row) as a scenario run on a 50-row sample
+ * force (Verify an email address, then a row write, per row) as a scenario run on a 50-row sample
  * through the same runner and scaled to the list, saying so. BENCH_QUICK=1 runs the flow on 10,000 rows.
  */
 import { startSandbox } from '@evf/sandbox';
@@ -41,7 +41,7 @@ export async function benchSheetMake(log: (s: string) => void): Promise<Row[]> {
         `${requests} service requests, ${sheetsCalls} Sheets requests, ${charged} credits charged, ${refunded} refunded, ${(wallMs / 1000).toFixed(1)} s`,
     );
 
-    // The per-row pattern as a scenario (read, iterate, Verify an Email Address and a row write per
+    // The per-row pattern as a scenario (read, iterate, Verify an email address and a row write per
     // row), run on SAMPLE rows through the same runner and scaled to the list: a row costs the same
     // whatever its place. SAMPLE stays under Google's 60 writes a minute, which the sheet model holds.
     const sampleBefore = sb.ledger();
