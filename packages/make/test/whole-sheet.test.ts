@@ -27,7 +27,7 @@ const EMAIL_PATTERN = new RegExp(
  * A sandbox whose webhook deliveries never leave the machine: part 1's webhook address (a Make hook)
  * resolves to a public address, so the submission check passes, and every delivery attempt fails before
  * connecting. The test hands part 2 the delivery itself, signed as the service signs it. Each test gets
- * its own sandbox, so one test's load leaves no stale connection to the next.
+ * its own sandbox, so one test's jobs, charges and faults never reach the next.
  */
 async function sandbox(): Promise<Sandbox> {
   const sb = await startSandbox({
