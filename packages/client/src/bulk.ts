@@ -34,6 +34,12 @@ export interface SubmitListOptions extends RequestOptions {
    * platform can wait for one job only): InputError rule `max_jobs`.
    */
   maxJobs?: number;
+  /**
+   * A list with no valid address at all becomes a plan with no jobs (its pre-flight report says why each
+   * item was skipped) instead of InputError `min_items`: for a flow that writes every row's outcome back
+   * and must end cleanly when a batch holds only malformed rows. Nothing is sent or charged either way.
+   */
+  allowNothingToSend?: boolean;
 }
 
 export interface SubmissionPlan {
@@ -72,7 +78,7 @@ export interface ListSubmission {
  */
 export function planSubmission(
   emails: SubmitListParams['emails'],
-  options: { maxPerJob?: number; allowance?: ApiAllowance } = {},
+  options: { maxPerJob?: number; allowance?: ApiAllowance; allowNothingToSend?: boolean } = {},
 ): SubmissionPlan {
   if (emails === undefined || emails === null) {
     throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
@@ -85,7 +91,7 @@ export function planSubmission(
     throw new InputError('maxPerJob', 'range', `The job size must be a whole number from 1 to ${LIMITS.maxEmailsPerJob}.`);
   }
   const preflight = preflightEmails(emails, { maxPerJob: asked });
-  if (preflight.unique.length === 0) {
+  if (preflight.unique.length === 0 && !options.allowNothingToSend) {
     const detail = preflight.malformed.length
       ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
       : '';

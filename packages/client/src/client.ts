@@ -189,7 +189,7 @@ export class EmailVerificationClient {
     const fields: JobFields = { ...rest, webhook_url: rest.webhook_url || undefined };
     await this.assertJobFields(fields);
     const given = typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
-    let plan: SubmissionPlan = { ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given }), fields };
+    let plan: SubmissionPlan = { ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given, allowNothingToSend: options.allowNothingToSend }), fields };
     assertMaxJobs(plan, options.maxJobs);
     // Reading the account is free; only a list larger than the smallest allowance needs it.
     if ((options.allowance === undefined || options.allowance === 'account') && plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {

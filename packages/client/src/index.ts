@@ -54,7 +54,7 @@ export type { ApiAllowance } from './allowance';
 export * from './categories';
 
 // Checks a platform runs on its own inputs before anything is sent.
-export { preflightEmails, summarizePreflight } from './validation/preflight';
+export { addressesByItem, preflightEmails, summarizePreflight } from './validation/preflight';
 export type { PreflightReport, PreflightOptions, DuplicateAddress, MalformedAddress, UnwrappedAddress } from './validation/preflight';
 export { isEmailSyntaxValid, emailProblem } from './validation/email';
 export { checkWebhookUrl, checkResolvedAddresses } from './validation/webhook-url';

@@ -1,4 +1,4 @@
-import { isEmailSyntaxValid, emailProblem, preflightEmails, summarizePreflight } from '@evf/client';
+import { addressesByItem, isEmailSyntaxValid, emailProblem, planSubmission, preflightEmails, summarizePreflight } from '@evf/client';
 import { parseEmailList, scanEmail, SCAN_OK_UPPER } from '../src/validation/email';
 
 describe('email syntax', () => {
@@ -140,5 +140,42 @@ describe('pasted forms: "Name <address>" and mailto: cells are understood and re
     expect(report.unique).toEqual([]);
     expect(report.malformed.map((m) => m.email)).toEqual(['Ada <not-an-address>', 'mailto:', 'Ada ada@example.com']);
     expect(report.unwrapped).toEqual([]);
+  });
+});
+
+describe('addressesByItem: what each input item sent, to match results back to rows', () => {
+  it('gives each item the addresses taken from it after unwrapping, duplicates included, malformed left out', () => {
+    const items = ['Ada Lovelace <ada@x.com>', 'mailto:bob@y.org?subject=Hi', '"Lee, Jr." <lee@z.net>', 'BOB <BOB@Y.ORG>', 'broken@', '', 'c@x.com; d@x.com', null];
+    const report = preflightEmails(items);
+    expect(addressesByItem(report, items.length)).toEqual([
+      ['ada@x.com'],
+      ['bob@y.org'],
+      ['lee@z.net'],
+      ['BOB@Y.ORG'],
+      [],
+      [],
+      ['c@x.com', 'd@x.com'],
+      [],
+    ]);
+  });
+
+  it('accounts for every address the report kept, once, at the item it came from', () => {
+    const items = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? `Name ${i} <u${i % 50}@x.com>` : i % 11 === 0 ? 'bad@' : `U${i % 50}@X.com`));
+    const report = preflightEmails(items);
+    const byItem = addressesByItem(report, items.length);
+    expect(byItem.flat()).toHaveLength(report.unique.length + report.duplicates.length);
+    report.malformed.forEach((m) => expect(byItem[m.index]).toEqual([]));
+    report.unique.forEach((email, k) => expect(byItem[report.uniqueSourceIndex[k]!]).toContain(email));
+  });
+});
+
+describe('planSubmission with allowNothingToSend', () => {
+  it('turns a list with no valid address into a plan with no jobs and the report, where the default refuses it', () => {
+    const items = ['broken@', 'not an address', ''];
+    expect(() => planSubmission(items)).toThrow(expect.objectContaining({ rule: 'min_items' }));
+    const plan = planSubmission(items, { allowNothingToSend: true });
+    expect(plan.chunks).toEqual([]);
+    expect(plan.preflight.unique).toEqual([]);
+    expect(plan.preflight.malformed.map((m) => m.index)).toEqual([0, 1]);
   });
 });

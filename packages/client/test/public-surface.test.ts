@@ -44,6 +44,7 @@ const PUBLIC = [
   'VerificationUncertainError',
   'WEBHOOK_SECRET_PREFIX',
   'WebhookVerificationError',
+  'addressesByItem',
   'allowanceOf',
   'assertApiKey',
   'assertWebhookSecret',

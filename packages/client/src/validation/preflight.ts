@@ -192,6 +192,19 @@ export function preflightEmails(input: string | readonly unknown[], options: Pre
   return { received, unique, uniqueSourceIndex, duplicates, malformed, unwrapped, chunks };
 }
 
+/**
+ * For each of `items` input items, the addresses taken from it as they are sent: after splitting and
+ * unwrapping `Name <address>` and `mailto:` cells, duplicates included, malformed ones left out (empty for
+ * an item with no valid address). Results answer these, ignoring case, so rows are matched back by what
+ * was sent, never by the cell as typed; writeBackTable reads the same indexes of the report.
+ */
+export function addressesByItem(report: PreflightReport, items: number): string[][] {
+  const out: string[][] = Array.from({ length: items }, () => []);
+  report.unique.forEach((email, k) => out[report.uniqueSourceIndex[k]!]?.push(email));
+  for (const d of report.duplicates) out[d.index]?.push(d.email);
+  return out;
+}
+
 /** A one-line summary users see in outputs. */
 export function summarizePreflight(report: PreflightReport): string {
   const parts = [`${report.unique.length} unique address(es) to verify`];
