@@ -56,6 +56,7 @@ function downstream(flow: Workflow, from: string): Set<string> {
 const SHARED = [
 	'Rows Not Yet Verified',
 	'Submit One Job',
+	'Job Submitted?',
 	'Wait for the Job',
 	'Read Results',
 	'Write Results Beside Rows',
@@ -102,7 +103,27 @@ describe('example workflows', () => {
 		}
 		for (const flow of [fileFlow, sheetFlow]) {
 			expect(next(flow, 'All Rows')).toEqual([SHARED[0]]);
-			SHARED.slice(0, -1).forEach((name, i) => expect(next(flow, name)).toEqual([SHARED[i + 1]]));
+			SHARED.slice(0, -1).forEach((name, i) =>
+				expect(next(flow, name)).toEqual(
+					// With no job (every open row malformed) the merge runs straight away.
+					name === 'Job Submitted?'
+						? [SHARED[i + 1], 'Write Results Beside Rows']
+						: [SHARED[i + 1]],
+				),
+			);
+		}
+	});
+
+	it('a run whose open rows are all malformed outputs the pre-flight report, not an error, and the merge matches rows by what Submit sent', () => {
+		for (const flow of [fileFlow, sheetFlow]) {
+			const submit = node(flow, 'Submit One Job');
+			expect(submit.parameters).toMatchObject({
+				emailSource: 'field',
+				options: { nothingToSend: 'report' },
+			});
+			const merge = String(node(flow, 'Write Results Beside Rows').parameters.jsCode);
+			expect(merge).toContain('report.addresses_by_item');
+			expect(merge).toContain("$('Wait for the Job').isExecuted");
 		}
 	});
 

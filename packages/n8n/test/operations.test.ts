@@ -262,6 +262,55 @@ describe('Bulk Job > Submit', () => {
 		expect(sandbox.requests.filter((r) => r.path === '/v1/verify/bulk').length).toBeGreaterThan(0);
 	});
 
+	it('gives, for each input item, the address it sent: the one inside a Name <address> or mailto: cell', async () => {
+		const emails = [
+			'Ann <valid.ann@example.com>',
+			'mailto:valid.bo@example.com',
+			'broken@',
+			'VALID.ANN@example.com',
+		];
+		const { output } = await run(
+			{
+				resource: 'bulkJob',
+				operation: 'submit',
+				emailSource: 'field',
+				emailField: 'email',
+				waitForCompletion: false,
+			},
+			emails.map((email) => ({ json: { email } })),
+		);
+		expect((output[0].json.preflight as IDataObject).addresses_by_item).toEqual([
+			['valid.ann@example.com'],
+			['valid.bo@example.com'],
+			[],
+			['VALID.ANN@example.com'],
+		]);
+	});
+
+	it('when no address is valid, fails by default and outputs the pre-flight report with no job when told to, sending nothing', async () => {
+		const items = ['broken@', '', 'not an address'].map((email) => ({ json: { email } }));
+		const parameters = {
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'field',
+			emailField: 'email',
+			waitForCompletion: false,
+		};
+		const before = sandbox.requests.length;
+		await expect(run(parameters, items)).rejects.toThrow(/no valid email address/);
+		const { output } = await run({ ...parameters, options: { nothingToSend: 'report' } }, items);
+		expect(sandbox.requests.length).toBe(before);
+		expect(output).toHaveLength(1);
+		expect(output[0].json).toMatchObject({
+			job_id: null,
+			status: 'nothing_to_send',
+			parts: 0,
+			credits_used_total: 0,
+			preflight: { received: 2, unique: 0, malformed: 2, addresses_by_item: [[], [], []] },
+		});
+		expect(output[0].pairedItem).toEqual(items.map((_, item) => ({ item })));
+	});
+
 	it('splits a list over 50,000 into several jobs', async () => {
 		const emails = Array.from({ length: 50_003 }, (_, i) => `valid.user${i}@example.com`);
 		const { output } = await run({

@@ -10,10 +10,14 @@
  *   sending only the next open rows;
  * - an XLSX list whose job fails part way gets the rows verified so far written and the rest marked
  *   not_verified; the next run sends only those open rows (nothing verified is sent twice), and a run
- *   on a finished file sends nothing at all.
+ *   on a finished file sends nothing at all;
+ * - cells in the forms people paste (`Name <address>`, `mailto:`) are verified once and answered in their
+ *   own rows, so a rerun does not send them again; a run whose open rows are all malformed marks them
+ *   skipped, sends nothing and ends cleanly.
  * Run by `npm run test:e2e` in packages/n8n (the root jest config leaves *.e2e-n8n.test.ts out).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { categorize } from '@evf/client';
 import { createClient } from '@evf/client/node';
 import * as runner from './harness/n8n-runner';
 import {
@@ -62,6 +66,15 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 	afterAll(async () => {
 		await sandbox?.close();
 	});
+
+	/** A run on a file with no open row: nothing is sent and the file stays as it is. */
+	async function expectRunSendsNothing(flow: Flow, file: string): Promise<void> {
+		const before = readBack(file, version);
+		const from = sandbox.requests.length;
+		ok(await flow.run());
+		expect(sandbox.requests.slice(from)).toEqual([]);
+		expect(readBack(file, version)).toEqual(before);
+	}
 
 	describe(`a ${ROWS.toLocaleString('en')}-row CSV export`, () => {
 		let flow: Flow;
@@ -182,6 +195,94 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		});
 	});
 
+	describe('cells in pasted forms (Name <address>, mailto:), and a last run whose open rows are all malformed', () => {
+		// Four rows fit in a run: the pasted forms and their duplicate go in the first job, the two
+		// malformed rows are all the second run has left.
+		const rows: Lead[] = [
+			{ Name: 'Ada', Email: 'Ada Lovelace <ada.p@company1.com>', Company: 'One' },
+			{ Name: 'Bob', Email: 'mailto:bob.p@company2.com', Company: 'Two' },
+			{ Name: 'Lee', Email: '"Lee, Jr." <lee.p@company3.com>', Company: 'Three' },
+			{ Name: 'Bob again', Email: 'BOB <BOB.P@company2.com>', Company: 'Two' },
+			{ Name: 'Broken', Email: 'broken.p@', Company: 'Four' },
+			{ Name: 'Spaced', Email: 'not an address', Company: 'Five' },
+		];
+		let flow: Flow;
+		const file = () => `${flow.files}/leads.csv`;
+		let firstRun: { from: number; charged: number };
+		let first: Lead[];
+
+		beforeAll(async () => {
+			flow = await prepareFlow({
+				version,
+				sandbox,
+				tarball,
+				file: 'leads.csv',
+				settings: { maxRowsPerRun: 4 },
+			});
+			writeLeads(file(), rows, version);
+			firstRun = { from: sandbox.requests.length, charged: sandbox.ledger().charged };
+			ok(await flow.run());
+			first = readBack(file(), version);
+		});
+		afterAll(() => flow?.remove());
+
+		it('verifies the address inside each pasted cell once and writes its answer back to that row', async () => {
+			expect(submissions(sandbox, firstRun.from)).toBe(1);
+			const [job] = jobsAsked(sandbox, firstRun.from);
+			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+			const answers = new Map<string, string>();
+			for await (const row of client.results(job))
+				answers.set(row.email.toLowerCase(), categorize(row.details).category);
+			expect([...answers.keys()].sort()).toEqual([
+				'ada.p@company1.com',
+				'bob.p@company2.com',
+				'lee.p@company3.com',
+			]);
+			expect(sandbox.ledger().charged - firstRun.charged).toBe(3);
+			expect(first.map((row) => row.Email)).toEqual(rows.map((row) => row.Email));
+			expect(first.map((row) => row.Verification)).toEqual([
+				'verified',
+				'verified',
+				'verified',
+				'duplicate',
+				'not_verified',
+				'not_verified',
+			]);
+			const sentFor = [
+				'ada.p@company1.com',
+				'bob.p@company2.com',
+				'lee.p@company3.com',
+				'bob.p@company2.com',
+			];
+			sentFor.forEach((address, i) => expect(first[i].Category).toBe(answers.get(address)));
+			expect(first[4].Reason).toMatch(/^Not sent yet/);
+		});
+
+		it('the next run has only malformed rows left: it marks them skipped, sends and charges nothing, and ends cleanly', async () => {
+			const from = sandbox.requests.length;
+			const charged = sandbox.ledger().charged;
+			ok(await flow.run());
+			expect(sandbox.requests.slice(from)).toEqual([]);
+			expect(sandbox.ledger().charged).toBe(charged);
+			const back = readBack(file(), version);
+			expect(back.slice(0, 4)).toEqual(first.slice(0, 4));
+			for (const row of back.slice(4)) {
+				expect(row).toMatchObject({
+					Category: '',
+					Group: '',
+					'Safe to Send': '',
+					Verification: 'skipped',
+				});
+				expect(row.Reason).toMatch(/^Not sent \(not charged\): malformed address/);
+			}
+		});
+
+		it('a run after that sends nothing and leaves the file as it is', async () => {
+			await expectRunSendsNothing(flow, file());
+			expect(flow.executions()).toEqual({ production_success: 3 });
+		});
+	});
+
 	describe('an XLSX list whose job fails part way, then run again', () => {
 		const ROWS_SMALL = 3_000;
 		const FAIL_AFTER = 1_200;
@@ -258,11 +359,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		});
 
 		it('a run on a finished file sends nothing and leaves the file as it is', async () => {
-			const before = readBack(file(), version);
-			const from = sandbox.requests.length;
-			ok(await flow.run());
-			expect(sandbox.requests.slice(from)).toEqual([]);
-			expect(readBack(file(), version)).toEqual(before);
+			await expectRunSendsNothing(flow, file());
 			expect(flow.executions()).toEqual({ production_success: 3 });
 		});
 	});

@@ -17,7 +17,13 @@ export interface PanelCase {
 export const ACTION_DESCRIPTION =
 	'Verify email addresses one by one or whole sheets as one bulk job, wait for jobs and route rows by group';
 
-const submitOptions = ['Check Mail Server (SMTP)', 'List Name', 'Priority', 'Webhook URL'];
+const submitOptions = [
+	'Check Mail Server (SMTP)',
+	'If No Address Is Valid',
+	'List Name',
+	'Priority',
+	'Webhook URL',
+];
 const submitBase = [
 	'Resource',
 	'Operation',
@@ -76,7 +82,7 @@ export const PANEL_CASES: PanelCase[] = [
 			'Options',
 		],
 		// The job gets this execution's resume URL, so a Webhook URL of the user's would do nothing.
-		options: ['Check Mail Server (SMTP)', 'List Name', 'Priority'],
+		options: ['Check Mail Server (SMTP)', 'If No Address Is Valid', 'List Name', 'Priority'],
 	},
 	{
 		title: 'Bulk Job > Submit, polling for the job summary',

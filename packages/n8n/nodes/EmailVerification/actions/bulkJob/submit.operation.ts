@@ -6,10 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
+	addressesByItem,
 	isJobStopped,
 	summarizePreflight,
 	type EmailVerificationClient,
 	type ListSubmission,
+	type PreflightReport,
 	type Priority,
 } from '@evf/client';
 import {
@@ -107,6 +109,27 @@ const properties: INodeProperties[] = [
 				description: 'Whether to ask each mail server',
 			},
 			{
+				displayName: 'If No Address Is Valid',
+				name: 'nothingToSend',
+				type: 'options',
+				default: 'error',
+				description:
+					'What to do when pre-flight leaves nothing to send (every address malformed or missing): nothing is sent or charged either way',
+				options: [
+					{
+						name: 'Fail',
+						value: 'error',
+						description: 'Stop with an error that names a malformed address',
+					},
+					{
+						name: 'Output the Pre-Flight Report',
+						value: 'report',
+						description:
+							'Output one item with no job ID (status nothing_to_send) and the report, e.g. for a flow that writes every row back marked skipped',
+					},
+				],
+			},
+			{
 				displayName: 'List Name',
 				name: 'name',
 				type: 'string',
@@ -146,18 +169,23 @@ export const description = updateDisplayOptions(
 
 interface SubmitOptions {
 	checkSmtp?: boolean;
+	nothingToSend?: 'error' | 'report';
 	name?: string;
 	priority?: Priority;
 	webhookUrl?: string;
 }
 
-function submissionItems(
-	submission: ListSubmission,
-	pairing: number | readonly number[],
-	waitingBy?: string,
-): INodeExecutionData[] {
-	const { preflight } = submission;
-	const report: IDataObject = {
+/**
+ * What pre-flight found. With one address per input item (Addresses From: a field), `addresses_by_item`
+ * gives, for each input item in order, the addresses it sent after unwrapping `Name <address>` and
+ * `mailto:` cells: a flow merges results back to its rows by these, lowercased, never by the cell as typed.
+ */
+function preflightReport(
+	preflight: PreflightReport,
+	rejectedByService: ListSubmission['rejectedByService'],
+	itemCount: number | undefined,
+): IDataObject {
+	return {
 		received: preflight.received,
 		unique: preflight.unique.length,
 		duplicates: preflight.duplicates.length,
@@ -165,8 +193,20 @@ function submissionItems(
 		summary: summarizePreflight(preflight),
 		malformed_addresses: preflight.malformed as unknown as IDataObject[],
 		duplicate_addresses: preflight.duplicates as unknown as IDataObject[],
-		rejected_by_service: submission.rejectedByService as unknown as IDataObject[],
+		rejected_by_service: rejectedByService as unknown as IDataObject[],
+		...(itemCount === undefined
+			? {}
+			: { addresses_by_item: addressesByItem(preflight, itemCount) }),
 	};
+}
+
+function submissionItems(
+	submission: ListSubmission,
+	pairing: number | readonly number[],
+	itemCount: number | undefined,
+	waitingBy?: string,
+): INodeExecutionData[] {
+	const report = preflightReport(submission.preflight, submission.rejectedByService, itemCount);
 	return submission.jobs.map((job, index) =>
 		itemFor(
 			{
@@ -190,6 +230,8 @@ async function submitOne(
 	pairing: number | readonly number[],
 	itemIndex: number,
 	submitted: string[],
+	/** The number of input items when each gave one address (Addresses From: a field). */
+	itemCount?: number,
 ): Promise<INodeExecutionData[]> {
 	const read = (name: string, fallback: unknown) =>
 		context.getNodeParameter(name, itemIndex, fallback);
@@ -205,8 +247,24 @@ async function submitOne(
 			check_smtp: options.checkSmtp,
 			webhook_url: options.webhookUrl || undefined,
 		},
-		{ signal },
+		{ signal, allowNothingToSend: options.nothingToSend === 'report' },
 	);
+	if (plan.chunks.length === 0) {
+		// Only with "Output the Pre-Flight Report": nothing to send, charge or wait for.
+		const report = preflightReport(plan.preflight, [], itemCount);
+		return [
+			itemFor(
+				{
+					job_id: null,
+					status: 'nothing_to_send',
+					parts: 0,
+					credits_used_total: 0,
+					preflight: report,
+				},
+				pairing,
+			),
+		];
+	}
 	let resumeUrl: string | undefined;
 	// Only a list that stays one job can resume on its webhook: the execution resumes once.
 	if (settings && plan.chunks.length === 1) {
@@ -215,7 +273,7 @@ async function submitOne(
 	}
 	const submission = await client.submitPlan(plan, { signal });
 	for (const job of submission.jobs) submitted.push(job.job_id);
-	if (!settings) return submissionItems(submission, pairing);
+	if (!settings) return submissionItems(submission, pairing, itemCount);
 	if (resumeUrl) {
 		// A job that finished already called the resume URL while this execution was still running, and
 		// n8n refused that call: answer now, or the execution would wait for the service's retry.
@@ -229,7 +287,7 @@ async function submitOne(
 		}
 		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
 		await context.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
-		return submissionItems(submission, pairing, 'webhook');
+		return submissionItems(submission, pairing, itemCount, 'webhook');
 	}
 	return await pollAndOutput(
 		context,
@@ -256,7 +314,7 @@ export async function execute(
 			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
 			const values = items.map((item) => readField(item.json, field));
 			const all = items.map((_, index) => index);
-			return await submitOne(this, client, values, options, all, 0, submitted);
+			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
 		}
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
