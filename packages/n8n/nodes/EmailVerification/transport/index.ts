@@ -3,16 +3,17 @@
  * retries, pagination, signatures); this file only hands it n8n's authenticated HTTP helper as its
  * transport and n8n's sleep as its clock.
  */
-import type {
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
+import {
+	sleep,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IPollFunctions,
+	type IWebhookFunctions,
+	type NodeApiError,
 } from 'n8n-workflow';
-import { sleep, type NodeApiError } from 'n8n-workflow';
 import {
 	EmailVerificationClient,
 	assertApiKey,
