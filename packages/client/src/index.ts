@@ -14,7 +14,6 @@ export type { ResultsOptions, JobsOptions } from './core/pagination';
 export { isJobStopped } from './core/waiting';
 export type { WaitOptions } from './core/waiting';
 export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields } from './bulk';
-export { planSubmission } from './bulk';
 export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';

@@ -3,7 +3,8 @@
  * can never be accepted, so it is never made; a list the daily allowance cannot take is refused before
  * anything is charged, with the allowance named.
  */
-import { allowanceOf, InputError, planSubmission } from '@evf/client';
+import { allowanceOf, InputError } from '@evf/client';
+import { planSubmission } from '../src/bulk';
 import { createClient } from '@evf/client/node';
 import { startFastSandbox } from '../../../test/support/sandbox';
 import type { Sandbox } from '@evf/sandbox';

@@ -1,4 +1,5 @@
-import { addressesByItem, isEmailSyntaxValid, emailProblem, planSubmission, preflightEmails, summarizePreflight } from '@evf/client';
+import { addressesByItem, isEmailSyntaxValid, emailProblem, preflightEmails, summarizePreflight } from '@evf/client';
+import { planSubmission } from '../src/bulk';
 import { parseEmailList, scanEmail, SCAN_OK_UPPER } from '../src/validation/email';
 
 describe('email syntax', () => {

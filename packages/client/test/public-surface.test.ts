@@ -73,7 +73,6 @@ const PUBLIC = [
   'lowerCaseHeaders',
   'parseDelimited',
   'parseRetryHeader',
-  'planSubmission',
   'preflightEmails',
   'readTable',
   'readXlsxFirstSheet',

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { listFingerprint, planSubmission, readTable } from '@evf/client';
+import { listFingerprint, preflightEmails, readTable } from '@evf/client';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
@@ -159,7 +159,7 @@ it('a submission whose answer was lost is never repeated by a rerun: the step st
   const file = makeSheetFile(200, 'lost');
   const side = sideFor();
   const table = readTable(file.csv);
-  side.zcache[`evf-list:${listFingerprint(planSubmission(table.emails).preflight.unique, '')}`] = JSON.stringify({
+  side.zcache[`evf-list:${listFingerprint(preflightEmails(table.emails).unique, '')}`] = JSON.stringify({
     job_ids: [],
     submitting_since: '2026-11-26T10:00:00.000Z',
   });
@@ -172,7 +172,7 @@ it('a submission whose answer was lost is never repeated by a rerun: the step st
   expect(posts()).toBe(before);
 });
 
-it('bad input is refused before anything is sent: no file, an unknown column; the editor test submits nothing', async () => {
+it('bad input is refused before anything is sent: no file, an unknown column, no valid address; the editor test submits nothing', async () => {
   const side = sideFor();
   const before = sb.requests.length;
   const noFile = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: 'just some text' } });
@@ -180,6 +180,9 @@ it('bad input is refused before anything is sent: no file, an unknown column; th
   const url = files.host('cols.csv', 'Name,Mail\nAda,valid.ada@x.com\n');
   const badColumn = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: url, column: 'Email Address' } });
   expect(parseZapierError(badColumn.error).message).toMatch(/no column "Email Address".*A "Name", B "Mail"/);
+  const allMalformed = files.host('bad.csv', 'Email\nada@\nnot an address\n');
+  const noneValid = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: allMalformed } });
+  expect(parseZapierError(noneValid.error).message).toMatch(/no valid email address.*All 2 given were malformed.*Nothing was sent or charged/);
   const editorTest = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
     inputData: { file: url },
     meta: { isLoadingSample: true },

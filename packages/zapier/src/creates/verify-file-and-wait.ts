@@ -16,7 +16,7 @@ import {
   isJobStopped,
   listFingerprint,
   PartialSubmissionError,
-  planSubmission,
+  preflightEmails,
   readTable,
   RequestTimeoutError,
   SubmissionUncertainError,
@@ -74,10 +74,10 @@ function remembered(value: unknown): RememberedList {
   return { job_ids: Array.isArray(v.job_ids) ? v.job_ids.map(String) : [], submitting_since: v.submitting_since };
 }
 
-/** The table, and the plan pre-flight makes of it: the same scan at submission and when writing back. */
-function planOf(table: TableList, name: string | undefined) {
-  const plan = planSubmission(table.emails);
-  return { plan, key: `evf-list:${listFingerprint(plan.preflight.unique, name ?? '')}` };
+/** The table's pre-flight report, and the list's key: the same scan at submission and when writing back. */
+function preflightOf(table: TableList, name: string | undefined) {
+  const preflight = preflightEmails(table.emails);
+  return { preflight, key: `evf-list:${listFingerprint(preflight.unique, name ?? '')}` };
 }
 
 /**
@@ -135,7 +135,7 @@ async function finish(
   }
   const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, deadline - STASH_RESERVE_MS);
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
-  const { plan, key } = planOf(table, optionalString(bundle.inputData.name));
+  const { preflight, key } = preflightOf(table, optionalString(bundle.inputData.name));
   // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
   if (changed) notes.push('The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).');
@@ -147,7 +147,7 @@ async function finish(
       : failed.length
       ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
       : 'the service returned no answer for it';
-  const written = writeBackTable(table, plan.preflight, rows, { notVerifiedReason });
+  const written = writeBackTable(table, preflight, rows, { notVerifiedReason });
   const c = written.counts;
   const name = resultsFileName(file?.fileName ?? 'list.csv');
   const url = await z.stashFile(written.text, Buffer.byteLength(written.text), name, 'text/csv');
@@ -167,8 +167,8 @@ async function finish(
     rows_duplicate: c.duplicates,
     rows_skipped: c.skipped,
     rows_not_verified: c.notVerified,
-    unique_count: plan.preflight.unique.length,
-    malformed_removed: plan.preflight.malformed.length,
+    unique_count: preflight.unique.length,
+    malformed_removed: preflight.malformed.length,
     counts: countByGroup(rows),
     note: notes.join(' '),
   };
@@ -184,7 +184,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   const input = bundle.inputData;
   const table = readTableFile(await downloadTableFile(z, input.file), input.column);
   const options = jobOptionsFromInput(input);
-  const { plan, key } = planOf(table, options.name);
+  const { preflight, key } = preflightOf(table, options.name);
   const cache = cacheOf(z);
   const earlier = remembered(await cache.get(key, SCOPE));
   if (earlier.submitting_since) {
@@ -209,12 +209,13 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
       return finish(z, bundle, earlier.job_ids, deadline, ['This list was submitted by an earlier run; nothing was submitted again.']);
     }
   }
-  const rest = plan.preflight.unique.filter((e) => !done.has(e.toLowerCase()));
-  if (rest.length === 0) {
+  const rest = preflight.unique.filter((e) => !done.has(e.toLowerCase()));
+  if (rest.length === 0 && earlier.job_ids.length) {
     return finish(z, bundle, earlier.job_ids, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.']);
   }
   // Zapier gives one callback URL per step, which resumes once: the list must fit one job.
-  const restPlan = await client.planList({ emails: rest, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1, deadline });
+  // A file with no valid address is planned whole, so planList refuses it naming a malformed one, before any charge.
+  const restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1, deadline });
   await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
   let jobIds: string[];
   try {
