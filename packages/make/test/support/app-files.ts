@@ -39,10 +39,6 @@ export function readJsonc(relPath: string): Json {
   return value;
 }
 
-export function readText(relPath: string): string {
-  return readFileSync(join(APP_DIR, relPath), 'utf8');
-}
-
 export const makecomapp = readJsonc('makecomapp.json') as unknown as MakecomappJson;
 
 /** Every file under app/, relative to it, with forward slashes. */

@@ -178,7 +178,6 @@ const FUNCTIONS: Record<string, Fn> = {
   ceil: ([v]) => Math.ceil(asNumber(v, 'ceil()')),
   max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
 };
-export const SCENARIO_FUNCTIONS: readonly string[] = ['if', ...Object.keys(FUNCTIONS)];
 
 function run(n: Node, ctx: BundleContext): unknown {
   switch (n.t) {
