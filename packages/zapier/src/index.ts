@@ -1,14 +1,14 @@
 import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import packageJson from '../package.json';
 import { authentication } from './authentication';
-import getCredits from './creates/get-credits';
-import revokeKey from './creates/revoke-key';
+import getCreditBalance from './creates/get-credit-balance';
+import revokeApiKey from './creates/revoke-api-key';
 import submitBulk from './creates/submit-bulk';
 import verifyEmail from './creates/verify-email';
 import verifyListAndWait from './creates/verify-list-and-wait';
 import verifyFileAndWait from './creates/verify-file-and-wait';
 import findJob from './searches/find-job';
-import getResults from './searches/get-results';
+import getJobResults from './searches/get-job-results';
 import jobFinished from './triggers/job-finished';
 import recentJobs from './triggers/recent-jobs';
 
@@ -29,14 +29,14 @@ export default defineApp({
   },
   searches: {
     [findJob.key]: findJob,
-    [getResults.key]: getResults,
+    [getJobResults.key]: getJobResults,
   },
   creates: {
     [verifyEmail.key]: verifyEmail,
     [submitBulk.key]: submitBulk,
     [verifyListAndWait.key]: verifyListAndWait,
     [verifyFileAndWait.key]: verifyFileAndWait,
-    [revokeKey.key]: revokeKey,
-    [getCredits.key]: getCredits,
+    [revokeApiKey.key]: revokeApiKey,
+    [getCreditBalance.key]: getCreditBalance,
   },
 });

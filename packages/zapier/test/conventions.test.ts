@@ -2,7 +2,7 @@
  * Zapier's review conventions and the contract, checked over the whole app definition: a new
  * operation is walked like the others, so it cannot skip a sample, a label or a dropdown.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertMatches, fieldNames } from '@evf/contract';
 import App from '../src/index';
@@ -224,6 +224,21 @@ it('the app defines the operations the issue asks for', () => {
   ]);
   expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'get_job_results']);
   expect(Object.keys(App.triggers).sort()).toEqual(['job_finished', 'recent_jobs']);
+});
+
+// A published app's keys never change (a renamed key breaks users' Zaps), so files follow keys.
+it('each operation is the default export of the file named by its key, - for _, and every such file is in the app', async () => {
+  for (const kind of ['triggers', 'searches', 'creates'] as Kind[]) {
+    const dir = path.join(__dirname, '..', 'src', kind);
+    const names = readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => file.slice(0, -'.ts'.length));
+    for (const name of names) {
+      const operation = ((await import(path.join(dir, name))) as { default?: { key?: unknown } }).default;
+      expect({ file: `src/${kind}/${name}.ts`, key: operation?.key }).toEqual({ file: `src/${kind}/${name}.ts`, key: name.replace(/-/g, '_') });
+    }
+    expect(Object.keys(App[kind]).sort()).toEqual(names.map((name) => name.replace(/-/g, '_')).sort());
+  }
 });
 
 describe.each(cases)('%s', (_name, kind, def) => {
