@@ -213,7 +213,7 @@ function omit(value: Record<string, unknown>, keys: string[]): Record<string, un
 
 const cases = definitions.map(({ kind, def }) => [`${kind}.${def.key}`, kind, def] as const);
 
-it('the app defines the operations the issue asks for', () => {
+it('the app defines exactly its six actions, two searches and two triggers, by key', () => {
   expect(Object.keys(App.creates).sort()).toEqual([
     'get_credit_balance',
     'revoke_api_key',
