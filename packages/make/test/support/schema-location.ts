@@ -21,7 +21,8 @@ export const schemasMissingMessage = (): string =>
  * Where Make's parameter validator is: `@makehq/forman-schema` (MIT, built from Make's own
  * make-forman-schema source; it is not on the registry these machines reach, so it is never
  * installed). CI lays it out as `<repo>/../shared/make-forman-schema`; EVF_MAKE_FORMAN can name
- * another folder. Only the Forman suite reads it.
+ * another folder. The Forman suite reads it, and so does the harness for every module run; without it
+ * both skip that check (the suite with one line).
  */
 export const FORMAN_DIR =
   process.env.EVF_MAKE_FORMAN ??
