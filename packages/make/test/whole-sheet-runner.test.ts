@@ -157,8 +157,12 @@ describe('the per-row pattern the peers force', () => {
   }, 60_000);
 });
 
-describe('part 2 stopped by Google part way', () => {
-  let sb: Sandbox;
+/**
+ * A sandbox for the whole-sheet flow, started before the describe block's tests and closed after: its
+ * deliveries never leave the machine (each test hands part 2 its bundle).
+ */
+function wholeSheetSandbox(): () => Sandbox {
+  let sb: Sandbox | undefined;
   beforeAll(async () => {
     sb = await startSandbox({
       port: 0,
@@ -166,13 +170,19 @@ describe('part 2 stopped by Google part way', () => {
       rowsPerSecond: 2000,
       resolver: async () => ['93.184.216.34'],
     });
-    sb.faults.webhookFailures(1_000_000); // deliveries never leave the machine; the test hands part 2 its bundle
+    sb.faults.webhookFailures(1_000_000);
   });
   afterAll(async () => {
     await sb?.close();
   });
+  return () => sb!;
+}
+
+describe('part 2 stopped by Google part way', () => {
+  const sandbox = wholeSheetSandbox();
 
   test('keeps the groups written, part 1 sends nothing meanwhile, and part 2 again finishes the sheet', async () => {
+    const sb = sandbox();
     const flows = blueprints();
     const sheet = newSheet(leadList(15_000, 0, 0));
     sheet.failWrite = 3; // part 1 writes J1 (1), part 2 appends group 1 (2), then group 2 fails (3)
@@ -210,21 +220,10 @@ describe('part 2 stopped by Google part way', () => {
 });
 
 describe('part 1 with a daily cap', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await startSandbox({
-      port: 0,
-      timeScale: 0.002,
-      rowsPerSecond: 2000,
-      resolver: async () => ['93.184.216.34'],
-    });
-    sb.faults.webhookFailures(1_000_000); // deliveries never leave the machine; the test hands part 2 its bundle
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
+  const sandbox = wholeSheetSandbox();
 
   test('sends the list in turns of the cap, each address once, and marks what is left', async () => {
+    const sb = sandbox();
     const flows = blueprints();
     // The README tells a Starter account to set 50000 to its daily allowance; here, 1,000.
     const capped = JSON.parse(JSON.stringify(flows.submit).replace('; 0; 50000)', '; 0; 1000)')) as Blueprint;
