@@ -28,6 +28,13 @@ export function preflightSummary(report: PreflightReport): PreflightSummary {
   };
 }
 
+/** The fields named of a job (or its sample), in the order named: the values of an output's job fields. */
+export function pickJobFields<T extends object, K extends keyof T>(job: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) picked[key] = job[key];
+  return picked;
+}
+
 /** A job's status as the client reads it; the fields the outcome below needs. */
 export interface JobState {
   job_id: string;

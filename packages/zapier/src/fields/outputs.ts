@@ -88,23 +88,42 @@ export function jobOutcomeOutputFields(): PlainOutputField[] {
   ];
 }
 
+/**
+ * A job's own fields (GET /v1/jobs/{job_id}, and the job list's items), each labelled here once: every
+ * operation that returns one of them returns it under this label.
+ */
+const JOB_FIELDS = {
+  job_id: ['Job ID', 'string'],
+  status: ['Job Status', 'string'],
+  terminal: ['Finished', 'boolean'],
+  total_emails: ['Total Addresses', 'integer'],
+  processed: ['Processed Addresses', 'integer'],
+  progress_percent: ['Progress (%)', 'number'],
+  created_at: ['Created At', 'datetime'],
+  started_at: ['Started At', 'datetime'],
+  completed_at: ['Completed At', 'datetime'],
+  error: ['Error', 'string'],
+  valid_count: ['Valid Count (Legacy)', 'integer'],
+  invalid_count: ['Invalid Count (Legacy)', 'integer'],
+} as const satisfies Record<string, readonly [string, FieldType]>;
+
+type JobFieldKey = keyof typeof JOB_FIELDS;
+
+/** The output fields of the job fields named, in the order named. */
+export function jobFields(keys: readonly JobFieldKey[]): PlainOutputField[] {
+  return keys.map((key) => {
+    const [label, type] = JOB_FIELDS[key];
+    return field(key, label, type);
+  });
+}
+
 /** Every field of a job (GET /v1/jobs/{job_id}). */
 export function jobOutputFields(): PlainOutputField[] {
   return [
-    field('job_id', 'Job ID', 'string'),
-    field('status', 'Job Status', 'string'),
-    field('terminal', 'Finished', 'boolean'),
-    field('total_emails', 'Total Addresses', 'integer'),
-    field('processed', 'Processed Addresses', 'integer'),
-    field('progress_percent', 'Progress (%)', 'number'),
+    ...jobFields(['job_id', 'status', 'terminal', 'total_emails', 'processed', 'progress_percent']),
     ...verdictOutputFields('verdicts__'),
     ...groupCountOutputFields('buckets__', 'Whole Job'),
-    field('created_at', 'Created At', 'datetime'),
-    field('started_at', 'Started At', 'datetime'),
-    field('completed_at', 'Completed At', 'datetime'),
-    field('error', 'Error', 'string'),
-    field('valid_count', 'Valid Count (Legacy)', 'integer'),
-    field('invalid_count', 'Invalid Count (Legacy)', 'integer'),
+    ...jobFields(['created_at', 'started_at', 'completed_at', 'error', 'valid_count', 'invalid_count']),
   ];
 }
 

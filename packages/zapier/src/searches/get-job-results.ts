@@ -9,12 +9,16 @@ import { jobIdInputField } from '../fields/inputs';
 import {
   field,
   groupCountOutputFields,
+  jobFields,
   jobOutcomeOutputFields,
   resultRowsOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
-import { jobOutcome, READ_RESULTS_LABEL, stepNote } from '../shapes';
+import { jobOutcome, pickJobFields, READ_RESULTS_LABEL, stepNote } from '../shapes';
+
+/** The job's fields the output starts with: where the job is, beside the rows read. */
+const JOB_STATE_FIELDS = ['job_id', 'status', 'terminal', 'total_emails', 'processed'] as const;
 
 type GetResultsInput = {
   job_id?: string;
@@ -69,11 +73,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
   const outcome = jobOutcome(job, 'here');
   return [
     {
-      job_id: job.job_id,
-      status: job.status,
-      terminal: job.terminal,
-      total_emails: job.total_emails,
-      processed: job.processed,
+      ...pickJobFields(job, JOB_STATE_FIELDS),
       ...outcome,
       group_filter: group ?? '',
       buckets: job.buckets,
@@ -91,11 +91,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
 });
 
 const sample = {
-  job_id: completedJobSample.job_id,
-  status: completedJobSample.status,
-  terminal: completedJobSample.terminal,
-  total_emails: completedJobSample.total_emails,
-  processed: completedJobSample.processed,
+  ...pickJobFields(completedJobSample, JOB_STATE_FIELDS),
   ...jobOutcome(completedJobSample),
   group_filter: '',
   buckets: completedJobSample.buckets,
@@ -145,11 +141,7 @@ export default defineSearch({
     perform,
     sample,
     outputFields: [
-      field('job_id', 'Job ID', 'string'),
-      field('status', 'Job Status', 'string'),
-      field('terminal', 'Finished', 'boolean'),
-      field('total_emails', 'Total Addresses', 'integer'),
-      field('processed', 'Processed Addresses', 'integer'),
+      ...jobFields(JOB_STATE_FIELDS),
       ...jobOutcomeOutputFields(),
       field('group_filter', 'Group Filter', 'string'),
       ...groupCountOutputFields('buckets__', 'Whole Job'),

@@ -1,10 +1,13 @@
 import { defineTrigger, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
-import { field } from '../fields/outputs';
+import { field, jobFields } from '../fields/outputs';
 import { completedJobSample } from '../samples';
+import { pickJobFields } from '../shapes';
 
 const PAGE_SIZE = 50;
+/** The job list's fields each item returns, after its dropdown id and label. */
+const LISTED = ['job_id', 'status', 'total_emails', 'processed', 'progress_percent', 'created_at'] as const;
 
 /**
  * "Jan 15, 2026 10:30 UTC · 3 addresses · completed · job_7f3c2a9e41b84d05": what tells jobs apart without a
@@ -39,22 +42,8 @@ export default defineTrigger({
     sample: {
       id: completedJobSample.job_id,
       label: labelFor(completedJobSample),
-      job_id: completedJobSample.job_id,
-      status: completedJobSample.status,
-      total_emails: completedJobSample.total_emails,
-      processed: completedJobSample.processed,
-      progress_percent: completedJobSample.progress_percent,
-      created_at: completedJobSample.created_at,
+      ...pickJobFields(completedJobSample, LISTED),
     },
-    outputFields: [
-      field('id', 'ID', 'string'),
-      field('label', 'Label', 'string'),
-      field('job_id', 'Job ID', 'string'),
-      field('status', 'Job Status', 'string'),
-      field('total_emails', 'Total Addresses', 'integer'),
-      field('processed', 'Processed Addresses', 'integer'),
-      field('progress_percent', 'Progress (%)', 'number'),
-      field('created_at', 'Created At', 'datetime'),
-    ],
+    outputFields: [field('id', 'ID', 'string'), field('label', 'Label', 'string'), ...jobFields(LISTED)],
   },
 });
