@@ -30,12 +30,19 @@ import {
 	mcpWorkflow,
 	manualStart,
 	report,
+	sandboxCredential,
 	triggerNode,
 	webhookStart,
 	workflow,
 	type Row,
 	type Vector,
 } from './support/workflows';
+import {
+	rowsOfJobFinishedBeforeWait,
+	startByWebhook,
+	startWhenActive,
+	submitAndWaitByWebhook,
+} from './support/wait-by-webhook';
 
 const examplesDir = `${runner.PACKAGE_DIR}/examples`;
 const exampleFiles = listDir(examplesDir).filter((file) => file.endsWith('.json'));
@@ -338,19 +345,9 @@ describe.each(runner.matrixVersions())(
 					label: 'sandbox',
 				};
 				triggers.set('sandbox', sandboxEntry);
+				credentials.push(sandboxCredential(sandboxEntry.credentialId, sandbox));
 				credentials.push(
-					credential(sandboxEntry.credentialId, {
-						apiKey: sandbox.apiKey,
-						baseUrl: sandbox.baseUrl,
-						webhookSecret: sandbox.webhookSecret,
-					}),
-				);
-				credentials.push(
-					credential(instantCredentialId, {
-						apiKey: instant.apiKey,
-						baseUrl: instant.baseUrl,
-						webhookSecret: instant.webhookSecret,
-					}),
+					sandboxCredential(instantCredentialId, instant),
 					credential(mcp.credentialId, { token: mcp.token }, 'httpBearerAuth'),
 				);
 				await runner.importCredentials(instance, credentials);
@@ -370,69 +367,24 @@ describe.each(runner.matrixVersions())(
 							100,
 							'={{ JSON.stringify({ resumeUrl: $execution.resumeUrl }) }}',
 						),
-						evfNode(
-							'Submit And Wait',
-							{
-								resource: 'bulkJob',
-								operation: 'submit',
-								emailSource: 'list',
-								emails: 'valid.w1@example.com\nfull.w2@example.com',
-								waitForCompletion: true,
-								waitMethod: 'webhook',
-								timeoutMinutes: 30,
-								pollIntervalSeconds: 10,
-								waitOutput: 'results',
-								resultOptions: {},
-								options: {},
-							},
+						submitAndWaitByWebhook(
+							'valid.w1@example.com\nfull.w2@example.com',
 							sandboxEntry.credentialId,
-							200,
 						),
 						report('Report', `${receiver.url}/resumed`, 400),
 					]),
 					workflow(failedRead.workflowId, 'E2E rows unreadable after the completion call', [
 						webhookStart(failedRead.path),
-						evfNode(
-							'Submit And Wait',
-							{
-								resource: 'bulkJob',
-								operation: 'submit',
-								emailSource: 'list',
-								emails: 'valid.fr1@example.com',
-								waitForCompletion: true,
-								waitMethod: 'webhook',
-								timeoutMinutes: 30,
-								pollIntervalSeconds: 10,
-								waitOutput: 'results',
-								resultOptions: {},
-								options: {},
-							},
-							sandboxEntry.credentialId,
-							200,
-						),
+						submitAndWaitByWebhook('valid.fr1@example.com', sandboxEntry.credentialId),
 						report('Report', `${receiver.url}/failed-read-continued`, 400),
 					]),
 				);
 				workflows.push(
 					workflow(instantResume.workflowId, 'E2E job finished before the wait', [
 						webhookStart(instantResume.path),
-						evfNode(
-							'Submit And Wait',
-							{
-								resource: 'bulkJob',
-								operation: 'submit',
-								emailSource: 'list',
-								emails: 'valid.n1@example.com\nfull.n2@example.com',
-								waitForCompletion: true,
-								waitMethod: 'webhook',
-								timeoutMinutes: 30,
-								pollIntervalSeconds: 10,
-								waitOutput: 'results',
-								resultOptions: {},
-								options: {},
-							},
+						submitAndWaitByWebhook(
+							'valid.n1@example.com\nfull.n2@example.com',
 							instantCredentialId,
-							200,
 						),
 						report('Report', `${receiver.url}/instant`, 400),
 					]),
@@ -609,12 +561,7 @@ describe.each(runner.matrixVersions())(
 			});
 
 			it("pauses on Submit and resumes when the job's webhook calls $execution.resumeUrl as n8n gave it; a forged call does not resume it", async () => {
-				const started = await fetch(`${server.url}/webhook/${resume.path}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{}',
-				});
-				expect(started.status).toBe(200);
+				expect(await startByWebhook(server.url, resume.path)).toBe(200);
 				const told = await receiver.next(120_000, (d) => d.url === '/resume-url');
 				const resumeUrl = new URL(JSON.parse(told.rawBody).resumeUrl as string);
 				expect(resumeUrl.searchParams.has('signature')).toBe(SIGNED_RESUME_URL[version]);
@@ -647,21 +594,7 @@ describe.each(runner.matrixVersions())(
 
 			it('when the rows cannot be read after the completion call was answered, the error names the job, no row reaches the next node, and n8n keeps serving', async () => {
 				const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
-				let status = 0;
-				await waitFor(
-					async () => {
-						status = (
-							await fetch(`${server.url}/webhook/${failedRead.path}`, {
-								method: 'POST',
-								headers: { 'content-type': 'application/json' },
-								body: '{}',
-							})
-						).status;
-						return status !== 404;
-					},
-					{ timeoutMs: 120_000, what: 'the workflow active' },
-				);
-				expect(status).toBe(200);
+				expect(await startWhenActive(server.url, failedRead.path)).toBe(200);
 				// The job is queued for 10 s: every read of its rows fails from now on.
 				let jobId = '';
 				await waitFor(
@@ -694,50 +627,20 @@ describe.each(runner.matrixVersions())(
 			});
 
 			it('a job the service finishes at once, before the execution could wait for it, continues the execution exactly once', async () => {
-				// Published workflows are activated after the server answers: 404 until this one is.
-				let status = 0;
-				await waitFor(
-					async () => {
-						status = (
-							await fetch(`${server.url}/webhook/${instantResume.path}`, {
-								method: 'POST',
-								headers: { 'content-type': 'application/json' },
-								body: '{}',
-							})
-						).status;
-						return status !== 404;
-					},
-					{ timeoutMs: 120_000, what: 'the workflow active' },
-				);
-				expect(status).toBe(200);
-				const first = JSON.parse(
-					(await receiver.next(120_000, (d) => d.url === '/instant')).rawBody,
-				) as Row;
-				const jobId = String(first.job_id);
+				expect(await startWhenActive(server.url, instantResume.path)).toBe(200);
+				const run = await rowsOfJobFinishedBeforeWait(receiver, instant, '/instant', 120_000);
 				// The rows came without the service's second attempt (2 s later): n8n refused the first one
 				// while the execution ran, and the node had read the finished job itself.
-				const attemptsThen = instant.webhookAttempts.filter((a) => a.jobId === jobId);
-				expect(attemptsThen.every((a) => a.attempt === 1)).toBe(true);
-				await receiver.next(30_000, (d) => d.url === '/instant');
-				// Later attempts of the delivery resume nothing: n8n answers that the execution finished.
-				await waitFor(() => instant.webhookAttempts.filter((a) => a.jobId === jobId).length >= 2, {
-					timeoutMs: 60_000,
-					what: 'a second delivery attempt',
-				});
-				await sleep(3000);
-				const rowsReported = receiver.deliveries
-					.filter((d) => d.url === '/instant')
-					.map((d) => JSON.parse(d.rawBody) as Row)
-					.map((r) => [r.email, r.category]);
-				expect(rowsReported).toEqual([
+				expect(run.attemptsAtFirstRow.every((a) => a.attempt === 1)).toBe(true);
+				expect(run.reported.map((r) => [r.email, r.category])).toEqual([
 					['valid.n1@example.com', 'Valid'],
 					['full.n2@example.com', 'Inbox Full'],
 				]);
-				expect(
-					instant.webhookAttempts
-						.filter((a) => a.jobId === jobId)
-						.map((a) => [a.outcome, a.status]),
-				).not.toContainEqual(['acknowledged', 200]);
+				// Later attempts of the delivery resume nothing: n8n answers that the execution finished.
+				expect(run.attempts.map((a) => [a.outcome, a.status])).not.toContainEqual([
+					'acknowledged',
+					200,
+				]);
 			});
 
 			it("serves this package's tools to a real MCP client through the MCP Server Trigger: described for agents, Verify and the bulk-job reads answer from the service, bad input is a readable tool error with nothing charged", async () => {

@@ -110,6 +110,18 @@ export function credential(id: string, data: Row, type = 'emailVerificationApi')
 	return { id, name: id, type, data };
 }
 
+/** The node's credential for a sandbox: its API key, address and webhook signing secret. */
+export function sandboxCredential(
+	id: string,
+	service: { apiKey: string; baseUrl: string; webhookSecret: string },
+): Row {
+	return credential(id, {
+		apiKey: service.apiKey,
+		baseUrl: service.baseUrl,
+		webhookSecret: service.webhookSecret,
+	});
+}
+
 /** n8n's MCP Server Trigger (version 2: Streamable HTTP on POST, SSE on GET) with bearer auth. */
 export function mcpTriggerNode(path: string, bearerCredentialId: string): Row {
 	return {
