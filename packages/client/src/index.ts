@@ -52,6 +52,10 @@ export type { ApiAllowance } from './allowance';
 // Decisions: the dashboard's category mapping.
 export * from './categories';
 
+// Holding a whole job's rows at once: each repeated part kept once.
+export { createRowSharer } from './shared-parts';
+export type { RowSharerOptions } from './shared-parts';
+
 // Checks a platform runs on its own inputs before anything is sent.
 export { addressesByItem, preflightEmails, summarizePreflight } from './validation/preflight';
 export type { PreflightReport, PreflightOptions, DuplicateAddress, MalformedAddress, UnwrappedAddress } from './validation/preflight';

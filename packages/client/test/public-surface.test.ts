@@ -60,6 +60,7 @@ const PUBLIC = [
   'columnIndex',
   'columnLetter',
   'countByGroup',
+  'createRowSharer',
   'detectDelimiter',
   'emailProblem',
   'errorField',
