@@ -16,7 +16,8 @@ import {
 	checkWebhookUrl,
 	verifyWebhook,
 	WebhookVerificationError,
-	withCategory,
+	categorize,
+	createRowSharer,
 	isLoopbackUrl,
 	type EmailVerificationClient,
 	type Group,
@@ -105,7 +106,9 @@ export function readRowOptions(read: ParameterReader): RowOptions {
 
 /**
  * Appends a job's rows to `out` page by page, so memory holds the output items and one page, never
- * a second copy of the whole job.
+ * a second copy of the whole job. The rows' repeated parts are shared and every row carries the same
+ * pairedItem object: n8n keeps all the items, then serializes the execution (at the resume and at the
+ * end), and in a 512 MiB container that copy is what decides whether a 50,000-row job finishes.
  */
 export async function appendResultRows(
 	client: EmailVerificationClient,
@@ -116,19 +119,28 @@ export async function appendResultRows(
 	signal?: AbortSignal,
 ): Promise<number> {
 	if (options.limit !== undefined && options.limit <= 0) return 0;
+	const share = createRowSharer();
+	const pairedItem = itemFor({}, pairing).pairedItem;
 	let added = 0;
 	for await (const row of client.results(jobId, {
 		groups: options.groups as Group[],
 		maxRows: options.limit,
 		signal,
 	})) {
-		const full = withCategory(row) as unknown as IDataObject;
+		const { category, group, safeToSend } = categorize(row.details);
+		const full = {
+			job_id: jobId,
+			...row,
+			category,
+			group,
+			safe_to_send: safeToSend,
+		} as unknown as IDataObject;
 		const json = options.sheetFields
 			? pickFields(full, SHEET_RESULT_FIELDS)
 			: options.simplify
 				? pickFields(full, SIMPLE_RESULT_FIELDS)
-				: { job_id: jobId, ...full };
-		out.push(itemFor(json, pairing));
+				: full;
+		out.push({ json: share(json), pairedItem });
 		added++;
 	}
 	return added;
