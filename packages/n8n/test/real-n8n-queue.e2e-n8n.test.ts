@@ -22,15 +22,20 @@ import * as services from './harness/queue-services';
 import { startReceiver, type Receiver } from './support/receiver';
 import { waitFor } from './support/timing';
 import {
-	credential,
 	evfNode,
 	id16,
 	report,
+	sandboxCredential,
 	triggerNode,
 	webhookStart,
 	workflow,
 	type Row,
 } from './support/workflows';
+import {
+	rowsOfJobFinishedBeforeWait,
+	startByWebhook,
+	submitAndWaitByWebhook,
+} from './support/wait-by-webhook';
 
 jest.setTimeout(30 * 60_000);
 
@@ -61,6 +66,26 @@ function countEmails(x: number): Row {
 
 /** The process a step ran on, as the workflow reports it. */
 const WHERE = '$env.EVF_N8N_PROCESS';
+
+/** Reports each row it gets to `url`: its job, address and category, and the process it ran on. */
+function reportRows(url: string): Row {
+	return report(
+		'Report',
+		url,
+		400,
+		`={{ JSON.stringify({ job_id: $json.job_id, email: $json.email, category: $json.category, process: ${WHERE} }) }}`,
+	);
+}
+
+/** Reports the Count node's counts to `url`, and the process it ran on. */
+function reportCounts(url: string): Row {
+	return report(
+		'Report',
+		url,
+		600,
+		`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
+	);
+}
 
 (available ? describe.each(runner.matrixVersions()) : describe.skip.each(runner.matrixVersions()))(
 	'queue mode on n8n %s: main + worker + webhook process, PostgreSQL, Redis',
@@ -146,41 +171,10 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			}
 			const [main] = instances;
 			await runner.importCredentials(main, [
-				credential(credentialId, {
-					apiKey: sandbox.apiKey,
-					baseUrl: sandbox.baseUrl,
-					webhookSecret: sandbox.webhookSecret,
-				}),
-				credential(instantCredentialId, {
-					apiKey: instant.apiKey,
-					baseUrl: instant.baseUrl,
-					webhookSecret: instant.webhookSecret,
-				}),
-				credential(queuedCredentialId, {
-					apiKey: queued.apiKey,
-					baseUrl: queued.baseUrl,
-					webhookSecret: queued.webhookSecret,
-				}),
+				sandboxCredential(credentialId, sandbox),
+				sandboxCredential(instantCredentialId, instant),
+				sandboxCredential(queuedCredentialId, queued),
 			]);
-			const submitAndWait = (emails: string, credential: string) =>
-				evfNode(
-					'Submit And Wait',
-					{
-						resource: 'bulkJob',
-						operation: 'submit',
-						emailSource: 'list',
-						emails,
-						waitForCompletion: true,
-						waitMethod: 'webhook',
-						timeoutMinutes: 30,
-						pollIntervalSeconds: 10,
-						waitOutput: 'results',
-						resultOptions: {},
-						options: {},
-					},
-					credential,
-					200,
-				);
 			const workflows: Row[] = [
 				workflow(trigger.workflowId, 'Queue trigger', [
 					triggerNode(trigger.webhookId, credentialId),
@@ -193,32 +187,13 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 				]),
 				workflow(resume.workflowId, 'Queue submit and wait by webhook', [
 					webhookStart(resume.path),
-					evfNode(
-						'Submit And Wait',
-						{
-							resource: 'bulkJob',
-							operation: 'submit',
-							emailSource: 'list',
-							// The first address names the process that evaluates Submit's parameters: where it runs.
-							emails: `={{ ['valid.' + ${WHERE} + '@example.com', 'full.q2@example.com', 'invalid.q3@example.com'].join(', ') }}`,
-							waitForCompletion: true,
-							waitMethod: 'webhook',
-							timeoutMinutes: 30,
-							pollIntervalSeconds: 10,
-							waitOutput: 'results',
-							resultOptions: {},
-							options: {},
-						},
+					submitAndWaitByWebhook(
+						// The first address names the process that evaluates Submit's parameters: where it runs.
+						`={{ ['valid.' + ${WHERE} + '@example.com', 'full.q2@example.com', 'invalid.q3@example.com'].join(', ') }}`,
 						// Its job stays queued for 5 s, so the execution has paused when the service calls.
 						queuedCredentialId,
-						200,
 					),
-					report(
-						'Report',
-						`${receiver.url}/resumed`,
-						400,
-						`={{ JSON.stringify({ job_id: $json.job_id, email: $json.email, category: $json.category, process: ${WHERE} }) }}`,
-					),
+					reportRows(`${receiver.url}/resumed`),
 				]),
 				workflow(big.workflowId, 'Queue Get Results Return All', [
 					webhookStart(big.path),
@@ -235,33 +210,21 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 						200,
 					),
 					countEmails(400),
-					report(
-						'Report',
-						`${receiver.url}/big`,
-						600,
-						`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
-					),
+					reportCounts(`${receiver.url}/big`),
 				]),
 				workflow(instantResume.workflowId, 'Queue job finished before the wait', [
 					webhookStart(instantResume.path),
-					submitAndWait('valid.qi1@example.com, full.qi2@example.com', instantCredentialId),
-					report(
-						'Report',
-						`${receiver.url}/instant`,
-						400,
-						`={{ JSON.stringify({ job_id: $json.job_id, email: $json.email, category: $json.category, process: ${WHERE} }) }}`,
+					submitAndWaitByWebhook(
+						'valid.qi1@example.com, full.qi2@example.com',
+						instantCredentialId,
 					),
+					reportRows(`${receiver.url}/instant`),
 				]),
 				workflow(bigResume.workflowId, 'Queue 50,000 addresses, wait by webhook, Result Rows', [
 					webhookStart(bigResume.path),
-					submitAndWait('={{ $json.body.emails }}', queuedCredentialId),
+					submitAndWaitByWebhook('={{ $json.body.emails }}', queuedCredentialId),
 					countEmails(400),
-					report(
-						'Report',
-						`${receiver.url}/big-wait`,
-						600,
-						`={{ JSON.stringify({ rows: $json.count_email, unique: $json.unique_count_email, process: ${WHERE} }) }}`,
-					),
+					reportCounts(`${receiver.url}/big-wait`),
 				]),
 			];
 			await runner.importWorkflows(main, workflows);
@@ -294,12 +257,7 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 		});
 
 		it("runs Submit on the worker, waits by resume webhook, and the sandbox's completion call resumes it on the worker", async () => {
-			const started = await fetch(`${webhookUrl}/webhook/${resume.path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: '{}',
-			});
-			expect(started.status).toBe(200);
+			expect(await startByWebhook(webhookUrl, resume.path)).toBe(200);
 			const reported = [];
 			for (let i = 0; i < 3; i++)
 				reported.push(
@@ -384,12 +342,7 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 			const jobId = submission.jobs[0].job_id;
 			await client.waitForJob(jobId, { intervalMs: 1000, timeoutMs: 600_000 });
 			const before = services.memoryOf(worker.pid);
-			const started = await fetch(`${webhookUrl}/webhook/${big.path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ jobId }),
-			});
-			expect(started.status).toBe(200);
+			expect(await startByWebhook(webhookUrl, big.path, JSON.stringify({ jobId }))).toBe(200);
 			const done = JSON.parse(
 				(await receiver.next(900_000, (d) => d.url === '/big')).rawBody,
 			) as Row;
@@ -402,50 +355,25 @@ const WHERE = '$env.EVF_N8N_PROCESS';
 		});
 
 		it('a job the service finishes at once, before the execution could wait, continues it exactly once on the worker', async () => {
-			const started = await fetch(`${webhookUrl}/webhook/${instantResume.path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: '{}',
-			});
-			expect(started.status).toBe(200);
-			const first = JSON.parse(
-				(await receiver.next(180_000, (d) => d.url === '/instant')).rawBody,
-			) as Row;
-			const jobId = String(first.job_id);
+			expect(await startByWebhook(webhookUrl, instantResume.path)).toBe(200);
+			const run = await rowsOfJobFinishedBeforeWait(receiver, instant, '/instant', 180_000);
 			// The rows came without the service's second attempt: n8n refused the first one while the
 			// execution ran, and the node read the finished job itself.
-			expect(
-				instant.webhookAttempts.filter((a) => a.jobId === jobId).every((a) => a.attempt === 1),
-			).toBe(true);
-			await receiver.next(30_000, (d) => d.url === '/instant');
-			await waitFor(() => instant.webhookAttempts.filter((a) => a.jobId === jobId).length >= 2, {
-				timeoutMs: 60_000,
-				what: 'a second delivery attempt',
-			});
-			await sleep(3000);
-			const reported = receiver.deliveries
-				.filter((d) => d.url === '/instant')
-				.map((d) => JSON.parse(d.rawBody) as Row)
-				.map((r) => [r.email, r.category, r.process]);
-			expect(reported).toEqual([
+			expect(run.attemptsAtFirstRow.every((a) => a.attempt === 1)).toBe(true);
+			expect(run.reported.map((r) => [r.email, r.category, r.process])).toEqual([
 				['valid.qi1@example.com', 'Valid', 'worker'],
 				['full.qi2@example.com', 'Inbox Full', 'worker'],
 			]);
-			expect(
-				instant.webhookAttempts.filter((a) => a.jobId === jobId).map((a) => a.outcome),
-			).not.toContain('acknowledged');
+			expect(run.attempts.map((a) => a.outcome)).not.toContain('acknowledged');
 		});
 
 		it(`Submit of ${BIG_JOB_ROWS.toLocaleString('en')} addresses waiting by webhook with Result Rows: the delivery is acknowledged within a second, the rows are read after (memory reported)`, async () => {
 			const emails = Array.from({ length: BIG_JOB_ROWS }, (_, i) => `valid.w${i}@example.com`);
 			// Each process's peak from here on (Linux: writing 5 to clear_refs resets VmHWM).
 			for (const proc of [worker, webhookProcess]) services.resetPeakMemory(proc.pid);
-			const started = await fetch(`${webhookUrl}/webhook/${bigResume.path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ emails }),
-			});
-			expect(started.status).toBe(200);
+			expect(await startByWebhook(webhookUrl, bigResume.path, JSON.stringify({ emails }))).toBe(
+				200,
+			);
 			const done = JSON.parse(
 				(await receiver.next(900_000, (d) => d.url === '/big-wait')).rawBody,
 			) as Row;
