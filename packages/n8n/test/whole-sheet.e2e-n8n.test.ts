@@ -76,6 +76,25 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		expect(readBack(file, version)).toEqual(before);
 	}
 
+	/** The flow as shipped (Settings changed as in prepareFlow) on `file`, written with `rows`. */
+	async function flowOn(
+		file: string,
+		rows: Lead[],
+		settings?: Record<string, string | number>,
+	): Promise<Flow> {
+		const flow = await prepareFlow({ version, sandbox, tarball, file, settings });
+		writeLeads(`${flow.files}/${file}`, rows, version);
+		return flow;
+	}
+
+	/** The addresses a job holds, lower-cased, read back from the service. */
+	async function addressesOf(jobId: string): Promise<Set<string>> {
+		const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+		const sent = new Set<string>();
+		for await (const row of client.results(jobId)) sent.add(row.email.toLowerCase());
+		return sent;
+	}
+
 	describe(`a ${ROWS.toLocaleString('en')}-row CSV export`, () => {
 		let flow: Flow;
 		const rows = leads(ROWS);
@@ -84,8 +103,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		const before = { requests: 0, charged: 0, refunded: 0 };
 
 		beforeAll(async () => {
-			flow = await prepareFlow({ version, sandbox, tarball, file: 'leads.csv' });
-			writeLeads(`${flow.files}/leads.csv`, rows, version);
+			flow = await flowOn('leads.csv', rows);
 			before.requests = sandbox.requests.length;
 			Object.assign(before, {
 				charged: sandbox.ledger().charged,
@@ -158,19 +176,11 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		const file = () => `${flow.files}/leads.csv`;
 
 		beforeAll(async () => {
-			flow = await prepareFlow({
-				version,
-				sandbox,
-				tarball,
-				file: 'leads.csv',
-				settings: { maxRowsPerRun: PER_RUN },
-			});
-			writeLeads(file(), rows, version);
+			flow = await flowOn('leads.csv', rows, { maxRowsPerRun: PER_RUN });
 		});
 		afterAll(() => flow?.remove());
 
 		it('each run sends the next rows only, marks the rest not sent yet, and three runs finish the list with no address sent twice', async () => {
-			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
 			const sentPerRun: Set<string>[] = [];
 			const charged = sandbox.ledger().charged;
 			for (let run = 0; run < 3; run++) {
@@ -178,9 +188,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 				ok(await flow.run());
 				expect(submissions(sandbox, from)).toBe(1);
 				const [job] = jobsAsked(sandbox, from);
-				const sent = new Set<string>();
-				for await (const row of client.results(job)) sent.add(row.email.toLowerCase());
-				sentPerRun.push(sent);
+				sentPerRun.push(await addressesOf(job));
 				const back = readBack(file(), version);
 				const waiting = back.filter((row) => row.Reason.startsWith('Not sent yet'));
 				// Rows are taken in file order: every row after this run's last one still waits.
@@ -212,14 +220,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		let first: Lead[];
 
 		beforeAll(async () => {
-			flow = await prepareFlow({
-				version,
-				sandbox,
-				tarball,
-				file: 'leads.csv',
-				settings: { maxRowsPerRun: 4 },
-			});
-			writeLeads(file(), rows, version);
+			flow = await flowOn('leads.csv', rows, { maxRowsPerRun: 4 });
 			firstRun = { from: sandbox.requests.length, charged: sandbox.ledger().charged };
 			ok(await flow.run());
 			first = readBack(file(), version);
@@ -295,8 +296,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 		let openAfterFirst: Set<string>;
 
 		beforeAll(async () => {
-			flow = await prepareFlow({ version, sandbox, tarball, file: 'leads.xlsx' });
-			writeLeads(file(), rows, version);
+			flow = await flowOn('leads.xlsx', rows);
 			const from = sandbox.requests.length;
 			sandbox.faults.failJob(undefined, {
 				afterRows: FAIL_AFTER,
@@ -340,10 +340,7 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 			ok(await flow.run());
 			expect(submissions(sandbox, from)).toBe(1);
 			const [secondJob] = jobsAsked(sandbox, from);
-			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
-			const sent = new Set<string>();
-			for await (const row of client.results(secondJob)) sent.add(row.email.toLowerCase());
-			expect(sent).toEqual(openAfterFirst);
+			expect(await addressesOf(secondJob)).toEqual(openAfterFirst);
 			const again = readBack(file(), version);
 			// The first run's answers stay as they were; every open row now has its own.
 			expect(again.filter((_, i) => first[i].Verification !== 'not_verified')).toEqual(
