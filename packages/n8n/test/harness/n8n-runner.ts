@@ -21,6 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PINNED, n8nBin, nodeFor } from './ensure-n8n';
 import { freePort, supervise } from './processes';
+import { insideLimit, type MemoryLimit } from './memory-limit';
 
 export { NEWEST, PINNED, ensureN8n, isInstalled, matrixVersions, n8nHome } from './ensure-n8n';
 export { freePort } from './processes';
@@ -354,11 +355,14 @@ export async function startN8n({
 	command = 'start',
 	env = {},
 	timeoutMs = 300_000,
+	memoryLimit,
 }: {
 	instance: Instance;
 	command?: N8nCommand;
 	env?: Record<string, string>;
 	timeoutMs?: number;
+	/** Run n8n (and the task runners it starts) inside this memory limit, as in a container. */
+	memoryLimit?: MemoryLimit;
 }): Promise<N8nProcess> {
 	const { node, bin } = commandOf(instance);
 	// Main, worker and webhook processes of one instance each run their own task-runner broker.
@@ -382,7 +386,10 @@ export async function startN8n({
 			throw new Error(`n8n ${command} needs a port: createInstance({ port }) or env.N8N_PORT`);
 		readyUrl = `http://127.0.0.1:${port}/healthz/readiness`;
 	}
-	const child = spawn(node, [bin, command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+	const [file, args] = memoryLimit
+		? insideLimit(memoryLimit, node, [bin, command])
+		: [node, [bin, command]];
+	const child = spawn(file, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 	const watched = supervise(child, 30_000);
 	try {
 		await waitForHttp(readyUrl, { timeoutMs, isAlive: () => !watched.exited() });
