@@ -199,8 +199,12 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
           byRole.set('webhook', await runner.startN8n({ instance: instances[2]!, command: 'webhook', memoryLimit: limitFor('webhook') }));
         }
       } catch (error) {
-        const outOfMemory = /heap out of memory/.test(String((error as Error).message));
-        const outcome = outOfMemory ? `n8n does not start in ${CONTAINER_MIB} MiB (heap out of memory)` : `n8n did not start: ${(error as Error).message.split('\n')[0]}`;
+        const heap = /heap out of memory/.test(String((error as Error).message));
+        const killed = [...limits.values()].some((limit) => limit.oomKills() > 0);
+        const outOfMemory = heap || killed;
+        const outcome = outOfMemory
+          ? `n8n does not start in ${CONTAINER_MIB} MiB (${heap ? 'heap out of memory' : 'killed at the memory limit'})`
+          : `n8n did not start: ${(error as Error).message.split('\n')[0]}`;
         log(`n8n ${version}, ${mode}, ${setting}, ${c.operation}, ${c.output}: ${outcome}`);
         out.push({ ...base, where: '–', idleMiB: 0, peakMiB: 0, seconds: 0, outcome });
         for (const proc of byRole.values()) await proc.stop();
