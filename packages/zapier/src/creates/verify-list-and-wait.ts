@@ -14,6 +14,7 @@ import {
   jobOutputFields,
   preflightOutputFields,
   resultRowsOutputFields,
+  returnedRowsOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample, preflightSample } from '../samples';
@@ -190,8 +191,7 @@ export default defineCreate({
       ...jobOutcomeOutputFields(),
       ...preflightOutputFields(),
       ...groupCountOutputFields('counts__', 'Returned Rows'),
-      field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
-      field('truncated', 'More Rows Follow (Truncated)', 'boolean'),
+      ...returnedRowsOutputFields(),
       field('next_start_row', 'Next Start Row (for Find Bulk Job Results)', 'integer'),
       field('message_verified', 'Completion Message Verified', 'boolean'),
       field('note', 'Note', 'string'),

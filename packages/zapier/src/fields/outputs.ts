@@ -1,4 +1,5 @@
 import type { PlainOutputField } from 'zapier-platform-core';
+import { MAX_RESULT_ROWS } from '../config';
 
 type FieldType = NonNullable<PlainOutputField['type']>;
 const field = (
@@ -142,6 +143,14 @@ export function preflightOutputFields(): PlainOutputField[] {
     field('duplicates[]email', 'Duplicate Address', 'string'),
     field('duplicates[]position', 'Duplicate Position', 'integer'),
     field('duplicates[]first_position', 'Position of the Kept Copy', 'integer'),
+  ];
+}
+
+/** How many result rows a step returned, under its cap, and whether more rows follow. */
+export function returnedRowsOutputFields(): PlainOutputField[] {
+  return [
+    field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
+    field('truncated', 'More Rows Follow (Truncated)', 'boolean'),
   ];
 }
 

@@ -12,6 +12,7 @@ import {
   jobFields,
   jobOutcomeOutputFields,
   resultRowsOutputFields,
+  returnedRowsOutputFields,
 } from '../fields/outputs';
 import { collectRows } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
@@ -148,8 +149,7 @@ export default defineSearch({
       ...groupCountOutputFields('counts__', 'Returned Rows'),
       field('start_row', 'Start at Row', 'integer'),
       field('rows_read', 'Rows Read', 'integer'),
-      field('returned_rows', `Rows Returned (At Most ${MAX_RESULT_ROWS.toLocaleString('en-US')})`, 'integer'),
-      field('truncated', 'More Rows Follow (Truncated)', 'boolean'),
+      ...returnedRowsOutputFields(),
       field('job_running', 'Job Still Running', 'boolean'),
       field('next_start_row', 'Next Start Row', 'integer'),
       field('note', 'Note', 'string'),
