@@ -9,16 +9,20 @@
  * - a webhook-started workflow's Submit runs on the worker, pauses, and the sandbox's completion call
  *   (to the resume URL, served by the webhook process) resumes it on the worker;
  * - the trigger starts exactly one execution per job, also when the same completion arrives twice at once;
- * - Get Results with Return All reads a 50,000-row job on the worker (its memory is reported);
+ * - Get Results with Return All reads a 50,000-row job on the worker, default output (memory reported);
  * - a job the service finishes at once, before the execution could pause, continues it exactly once;
  * - Submit of 50,000 addresses waiting by webhook with Result Rows: the webhook process acknowledges
- *   the completion delivery within a second and reads the rows after (memory of each process reported).
+ *   the completion delivery within a second and reads the rows after (memory of each process reported);
+ * - both 50,000-row cases finish with the worker and the webhook process each inside a 512 MiB
+ *   container (a memory cgroup: Node.js sizes V8's heap from it as in Docker), and neither process runs
+ *   out of memory, also while n8n saves the execution after its last node.
  */
 import { buildWebhookDelivery, createClient, type WebhookBody } from '@evf/client/node';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { sleep } from 'n8n-workflow';
 import * as runner from './harness/n8n-runner';
 import * as services from './harness/queue-services';
+import { createMemoryLimit, memoryLimitsForSuite, type MemoryLimit } from './harness/memory-limit';
 import { startReceiver, type Receiver } from './support/receiver';
 import { waitFor } from './support/timing';
 import {
@@ -41,6 +45,14 @@ jest.setTimeout(30 * 60_000);
 
 const available = services.queueModeAvailable();
 const BIG_JOB_ROWS = 50_000;
+/** The memory many self-hosted n8n containers get; the worker and the webhook process each run in one. */
+const CONTAINER_MIB = 512;
+/** Without a way to limit memory here the processes run unlimited (CI requires the limits). */
+const noContainer =
+	available &&
+	!memoryLimitsForSuite(
+		`queue mode, the worker's and webhook process's ${CONTAINER_MIB} MiB containers`,
+	);
 
 afterAll(() => runner.discardTarball());
 
@@ -123,6 +135,41 @@ function reportCounts(url: string): Row {
 			path: `q-big-wait-${crypto.randomUUID().slice(0, 8)}`,
 		};
 		let webhookProcess: runner.N8nProcess;
+		const limits: MemoryLimit[] = [];
+		const limit = (): MemoryLimit | undefined => {
+			if (noContainer) return undefined;
+			const made = createMemoryLimit(CONTAINER_MIB);
+			limits.push(made);
+			return made;
+		};
+
+		/**
+		 * n8n saves the execution after its last node reported, serializing all of it: waits until both
+		 * processes' memory has settled (no move over 3 MiB in 6 s), then both must still be running and
+		 * the kernel must have killed nothing in their containers.
+		 */
+		async function bothSurvivedTheSave(): Promise<void> {
+			const rss = () =>
+				[worker, webhookProcess].map((proc) => services.memoryOf(proc.pid)?.rssMiB ?? -1);
+			const samples = [rss()];
+			await waitFor(
+				async () => {
+					await sleep(2000);
+					samples.push(rss());
+					const last = samples.slice(-4);
+					return (
+						last.length === 4 &&
+						[0, 1].every(
+							(i) => Math.max(...last.map((s) => s[i]!)) - Math.min(...last.map((s) => s[i]!)) <= 3,
+						)
+					);
+				},
+				{ timeoutMs: 180_000, what: 'the worker and the webhook process to settle after the save' },
+			);
+			expect(services.memoryOf(worker.pid)).toBeDefined();
+			expect(services.memoryOf(webhookProcess.pid)).toBeDefined();
+			expect(limits.map((l) => l.oomKills())).toEqual(limits.map(() => 0));
+		}
 
 		beforeAll(async () => {
 			await runner.ensureN8n(version);
@@ -204,7 +251,6 @@ function reportCounts(url: string): Row {
 							operation: 'getResults',
 							jobId: { __rl: true, mode: 'id', value: '={{ $json.body.jobId }}' },
 							returnAll: true,
-							simplify: true,
 						},
 						credentialId,
 						200,
@@ -230,9 +276,17 @@ function reportCounts(url: string): Row {
 			await runner.importWorkflows(main, workflows);
 			for (const wf of workflows) await runner.publishWorkflow(main, String(wf.id));
 			processes.push(await runner.startN8n({ instance: main }));
-			worker = await runner.startN8n({ instance: instances[1], command: 'worker' });
+			worker = await runner.startN8n({
+				instance: instances[1],
+				command: 'worker',
+				memoryLimit: limit(),
+			});
 			processes.push(worker);
-			webhookProcess = await runner.startN8n({ instance: instances[2], command: 'webhook' });
+			webhookProcess = await runner.startN8n({
+				instance: instances[2],
+				command: 'webhook',
+				memoryLimit: limit(),
+			});
 			processes.push(webhookProcess);
 			// The main process records the published workflows' webhooks on activation; the webhook process
 			// serves them from there. An unsigned POST to the trigger is answered 401 and starts nothing.
@@ -254,6 +308,7 @@ function reportCounts(url: string): Row {
 			await redis?.stop();
 			await postgres?.stop();
 			for (const instance of instances) runner.removeInstance(instance);
+			for (const made of limits) made.remove();
 		});
 
 		it("runs Submit on the worker, waits by resume webhook, and the sandbox's completion call resumes it on the worker", async () => {
@@ -334,7 +389,7 @@ function reportCounts(url: string): Row {
 			]);
 		});
 
-		it(`Get Results with Return All reads a ${BIG_JOB_ROWS.toLocaleString('en')}-row job on the worker (memory reported)`, async () => {
+		it(`Get Results with Return All reads a ${BIG_JOB_ROWS.toLocaleString('en')}-row job on the worker with the default output, inside a ${CONTAINER_MIB} MiB container (memory reported)`, async () => {
 			const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
 			const emails = Array.from({ length: BIG_JOB_ROWS }, (_, i) => `valid.big${i}@example.com`);
 			const submission = await client.submitList({ emails });
@@ -347,11 +402,12 @@ function reportCounts(url: string): Row {
 				(await receiver.next(900_000, (d) => d.url === '/big')).rawBody,
 			) as Row;
 			const after = services.memoryOf(worker.pid);
-			services.note(
-				`queue mode, n8n ${version}: Get Results Return All of ${BIG_JOB_ROWS} rows on the worker; worker resident memory ${before?.rssMiB} MiB before, peak ${after?.peakMiB} MiB`,
-			);
 			expect(done).toEqual({ rows: BIG_JOB_ROWS, unique: BIG_JOB_ROWS, process: 'worker' });
-			expect(after?.peakMiB).toBeGreaterThan(0);
+			await bothSurvivedTheSave();
+			const saved = services.memoryOf(worker.pid);
+			services.note(
+				`queue mode, n8n ${version}: Get Results Return All of ${BIG_JOB_ROWS} rows on the worker, default output${noContainer ? '' : `, ${CONTAINER_MIB} MiB container`}; worker resident memory ${before?.rssMiB} MiB before, peak ${after?.peakMiB} MiB when the last node reported, ${saved?.peakMiB} MiB once the execution was saved`,
+			);
 		});
 
 		it('a job the service finishes at once, before the execution could wait, continues it exactly once on the worker', async () => {
@@ -367,7 +423,7 @@ function reportCounts(url: string): Row {
 			expect(run.attempts.map((a) => a.outcome)).not.toContain('acknowledged');
 		});
 
-		it(`Submit of ${BIG_JOB_ROWS.toLocaleString('en')} addresses waiting by webhook with Result Rows: the delivery is acknowledged within a second, the rows are read after (memory reported)`, async () => {
+		it(`Submit of ${BIG_JOB_ROWS.toLocaleString('en')} addresses waiting by webhook with Result Rows: the delivery is acknowledged within a second, the rows are read after, inside ${CONTAINER_MIB} MiB containers (memory reported)`, async () => {
 			const emails = Array.from({ length: BIG_JOB_ROWS }, (_, i) => `valid.w${i}@example.com`);
 			// Each process's peak from here on (Linux: writing 5 to clear_refs resets VmHWM).
 			for (const proc of [worker, webhookProcess]) services.resetPeakMemory(proc.pid);
@@ -397,6 +453,10 @@ function reportCounts(url: string): Row {
 				`queue mode, n8n ${version}: Submit of ${BIG_JOB_ROWS} addresses waiting by webhook, Result Rows: delivery answered ${answeredAfterMs} ms after the job finished; peak resident memory: webhook process ${webhookMemory?.peakMiB} MiB, worker ${workerMemory?.peakMiB} MiB`,
 			);
 			expect(answeredAfterMs).toBeLessThan(1000);
+			await bothSurvivedTheSave();
+			services.note(
+				`queue mode, n8n ${version}: the same once the execution was saved: peak webhook process ${services.memoryOf(webhookProcess.pid)?.peakMiB} MiB, worker ${services.memoryOf(worker.pid)?.peakMiB} MiB${noContainer ? '' : ` (${CONTAINER_MIB} MiB containers)`}`,
+			);
 		});
 	},
 );
