@@ -5,7 +5,8 @@
  * webhook processes on PostgreSQL and Redis, when both are installed), for Get Results with Return All
  * and for Submit waiting by webhook with Result Rows, each with the default output and with Only Sheet
  * Fields; each as n8n starts on this machine and inside a 512 MiB container (a memory cgroup, where
- * Node.js sizes V8's heap from the limit as in Docker), when this machine lets the bench make one. The
+ * Node.js sizes V8's heap from the limit as in Docker; 640 MiB too where n8n cannot start in 512), when
+ * this machine lets the bench make one. The
  * package is installed from its packed tarball, as a user installs it. Each case runs in freshly started
  * n8n processes (V8 keeps the memory a case grew into, so a second case in the same process would start
  * from the first one's size); idle is the process's resident memory once start-up has settled, peak is
@@ -24,16 +25,23 @@ import type { Row } from './lib/stats';
 const ROWS = 50_000;
 /**
  * The target for every case with the default output, judged in the 512 MiB container (the memory many
- * self-hosted n8n containers get): the case finishes, and the rows add at most this much to the
- * process, its peak above n8n's own idle memory there. Outside a container V8 grows its heap before
+ * self-hosted n8n containers get), or in 640 MiB where n8n itself does not start in 512 (2.41.3 in one
+ * process peaks near 550 MiB while starting): the case finishes, and the rows add at most this much to
+ * the process, its peak above n8n's own idle memory there. Outside a container V8 grows its heap before
  * collecting (this machine has 24 GB), so the figures "as started" are printed beside it, not judged.
  */
 const TARGET_MIB = 200;
 
 type Mode = 'single process' | 'queue mode';
 /** As n8n starts on this machine (V8 grows its heap freely), or inside a container's memory limit. */
-type Setting = 'as started' | '512 MiB container';
+type Setting = 'as started' | `${number} MiB container`;
+/** The memory many self-hosted n8n containers get; where n8n itself cannot start in it, the next size. */
 const CONTAINER_MIB = 512;
+const NEXT_CONTAINER_MIB = 640;
+
+function containerOf(setting: Setting): number | undefined {
+  return setting === 'as started' ? undefined : Number.parseInt(setting, 10);
+}
 type Case = 'Get Results' | 'Submit, wait by webhook';
 type Output = 'default' | 'Only Sheet Fields';
 
@@ -186,12 +194,18 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
       // (editor and API) never runs the node and keeps its own memory.
       const limits = new Map<string, MemoryLimit>();
       const limitFor = (role: string): MemoryLimit | undefined => {
-        if (setting === 'as started' || (mode === 'queue mode' && role === 'main')) return undefined;
-        const limit = createMemoryLimit(CONTAINER_MIB);
+        const containerMiB = containerOf(setting);
+        if (containerMiB === undefined || (mode === 'queue mode' && role === 'main')) return undefined;
+        const limit = createMemoryLimit(containerMiB);
         limits.set(role, limit);
         return limit;
       };
       const base: Omit<Measured, 'where' | 'idleMiB' | 'peakMiB' | 'seconds' | 'outcome'> = { version, mode, setting, ...c };
+      const notStarted = out.find((m) => m.outcome.startsWith('n8n does not start'));
+      if (notStarted) {
+        out.push({ ...base, where: '–', idleMiB: 0, peakMiB: 0, seconds: 0, outcome: notStarted.outcome });
+        continue;
+      }
       try {
         byRole.set('main', await runner.startN8n({ instance: main, memoryLimit: limitFor('main') }));
         if (mode === 'queue mode') {
@@ -203,7 +217,7 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
         const killed = [...limits.values()].some((limit) => limit.oomKills() > 0);
         const outOfMemory = heap || killed;
         const outcome = outOfMemory
-          ? `n8n does not start in ${CONTAINER_MIB} MiB (${heap ? 'heap out of memory' : 'killed at the memory limit'})`
+          ? `n8n does not start in ${containerOf(setting)} MiB (${heap ? 'heap out of memory' : 'killed at the memory limit'})`
           : `n8n did not start: ${(error as Error).message.split('\n')[0]}`;
         log(`n8n ${version}, ${mode}, ${setting}, ${c.operation}, ${c.output}: ${outcome}`);
         out.push({ ...base, where: '–', idleMiB: 0, peakMiB: 0, seconds: 0, outcome });
@@ -282,16 +296,22 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
   const modes: Mode[] = ['single process'];
   if (services.missingQueuePrerequisites().length === 0) modes.push('queue mode');
   else log(`queue mode: skipped (missing ${services.missingQueuePrerequisites().join(', ')})`);
-  const settings: Setting[] = ['as started'];
   const noContainer = memoryLimitUnavailable();
   if (noContainer) log(`${CONTAINER_MIB} MiB container: skipped (${noContainer})`);
-  else settings.push('512 MiB container');
   const all: Measured[] = [];
   for (const version of versions)
-    for (const mode of modes) for (const setting of settings) all.push(...(await measureMode(version, mode, setting, log)));
+    for (const mode of modes) {
+      all.push(...(await measureMode(version, mode, 'as started', log)));
+      if (noContainer) continue;
+      const contained = await measureMode(version, mode, `${CONTAINER_MIB} MiB container`, log);
+      all.push(...contained);
+      if (contained.some((m) => m.outcome.startsWith('n8n does not start')))
+        all.push(...(await measureMode(version, mode, `${NEXT_CONTAINER_MIB} MiB container`, log)));
+    }
   return all.map((m) => {
     const added = m.peakMiB - m.idleMiB;
-    const judged = m.output === 'default' && m.setting === '512 MiB container';
+    // Judged in the smallest container n8n itself starts in.
+    const judged = m.output === 'default' && m.setting !== 'as started' && !m.outcome.startsWith('n8n does not start');
     return {
       benchmark: `n8n memory, ${ROWS / 1000}k rows: n8n ${m.version}, ${m.mode}, ${m.setting}`,
       measure: `${m.operation}, ${m.output}: peak RSS MiB (${m.where}; ${m.outcome})`,
@@ -299,7 +319,7 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
       baseline: m.idleMiB ? `n8n idle ${m.idleMiB} MiB` : '–',
       ratio: m.peakMiB ? `+${added} MiB` : '–',
       target: judged ? `finishes; <= +${TARGET_MIB} MiB above idle` : '–',
-      met: judged && m.outcome.startsWith('n8n does not start') ? null : judged ? m.outcome === 'finished' && added <= TARGET_MIB : null,
+      met: judged ? m.outcome === 'finished' && added <= TARGET_MIB : null,
     };
   });
 }
