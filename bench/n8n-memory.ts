@@ -206,11 +206,15 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
         out.push({ ...base, where: '–', idleMiB: 0, peakMiB: 0, seconds: 0, outcome: notStarted.outcome });
         continue;
       }
+      // Each case its own Bull queue in Redis: a job an earlier case's processes left there (a worker
+      // stopped while n8n still finished it) would otherwise be replayed by this case's fresh worker
+      // while its idle memory is being read.
+      const env = { QUEUE_BULL_PREFIX: `evf-mem-${crypto.randomUUID().slice(0, 8)}` };
       try {
-        byRole.set('main', await runner.startN8n({ instance: main, memoryLimit: limitFor('main') }));
+        byRole.set('main', await runner.startN8n({ instance: main, env, memoryLimit: limitFor('main') }));
         if (mode === 'queue mode') {
-          byRole.set('worker', await runner.startN8n({ instance: instances[1]!, command: 'worker', memoryLimit: limitFor('worker') }));
-          byRole.set('webhook', await runner.startN8n({ instance: instances[2]!, command: 'webhook', memoryLimit: limitFor('webhook') }));
+          byRole.set('worker', await runner.startN8n({ instance: instances[1]!, command: 'worker', env, memoryLimit: limitFor('worker') }));
+          byRole.set('webhook', await runner.startN8n({ instance: instances[2]!, command: 'webhook', env, memoryLimit: limitFor('webhook') }));
         }
       } catch (error) {
         const heap = /heap out of memory/.test(String((error as Error).message));
