@@ -81,6 +81,7 @@ describe.each(runner.matrixVersions())(
 				verify: id16('wfverify'),
 				submitWait: id16('wfsubmit'),
 				pipeline: id16('wfpipe'),
+				changedRows: id16('wfchange'),
 			};
 
 			beforeAll(async () => {
@@ -151,6 +152,58 @@ describe.each(runner.matrixVersions())(
 							credentialId,
 							200,
 						),
+					]),
+					workflow(ids.changedRows, 'E2E rows changed by later steps', [
+						manualStart(),
+						evfNode(
+							'Rows',
+							{
+								resource: 'bulkJob',
+								operation: 'submit',
+								emailSource: 'list',
+								emails: 'valid.s1@example.com, valid.s2@example.com, valid.s3@example.com',
+								waitForCompletion: true,
+								waitMethod: 'polling',
+								pollIntervalSeconds: 10,
+								timeoutMinutes: 5,
+								waitOutput: 'results',
+								options: {},
+							},
+							credentialId,
+							200,
+						),
+						{
+							id: crypto.randomUUID(),
+							name: 'Change In Code',
+							type: 'n8n-nodes-base.code',
+							typeVersion: 2,
+							position: [400, 0],
+							parameters: {
+								jsCode:
+									"return $input.all().map((item, i) => {\n  item.json.details.label_reasons.push('code ' + i);\n  item.json.details.domain = 'code-' + i;\n  return item;\n});",
+							},
+						},
+						{
+							id: crypto.randomUUID(),
+							name: 'Change In Set',
+							type: 'n8n-nodes-base.set',
+							typeVersion: 3.4,
+							position: [600, 0],
+							parameters: {
+								assignments: {
+									assignments: [
+										{
+											id: crypto.randomUUID(),
+											name: 'details.domain',
+											value: '=set-{{ $itemIndex }}',
+											type: 'string',
+										},
+									],
+								},
+								includeOtherFields: true,
+								options: {},
+							},
+						},
 					]),
 					workflow(ids.pipeline, 'E2E submit, wait, results', [
 						manualStart(),
@@ -252,6 +305,28 @@ describe.each(runner.matrixVersions())(
 					'sample-rows-bulk-verify.json',
 					'trigger-results-crm-update.json',
 				]);
+			});
+
+			it("rows share their repeated parts read-only, yet n8n's Code and Edit Fields nodes change each row on its own copy", async () => {
+				const { run } = await runner.executeWorkflow(instance, ids.changedRows);
+				const reasons = ['Mail server accepted the recipient', 'Domain has valid MX records'];
+				const details = (node: string) =>
+					rows(run, node).map((r) => r.details as { domain: string; label_reasons: string[] });
+				// What the node gave stays as it was: no later step's change reached it.
+				expect(details('Rows')).toEqual(
+					[0, 1, 2].map(() =>
+						expect.objectContaining({ domain: 'example.com', label_reasons: reasons }),
+					),
+				);
+				expect(details('Change In Code')).toEqual(
+					[0, 1, 2].map((i) =>
+						expect.objectContaining({
+							domain: `code-${i}`,
+							label_reasons: [...reasons, `code ${i}`],
+						}),
+					),
+				);
+				expect(details('Change In Set').map((d) => d.domain)).toEqual(['set-0', 'set-1', 'set-2']);
 			});
 
 			it('chains Submit, Wait for Completion and Get Results through expressions', async () => {
