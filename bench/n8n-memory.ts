@@ -252,7 +252,11 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
       const died = () => candidates.find((role) => services.memoryOf(byRole.get(role)!.pid) === undefined);
       const peaks = new Map(candidates.map((role) => [role, 0]));
       const readPeaks = () => {
-        for (const role of candidates) peaks.set(role, Math.max(peaks.get(role)!, services.memoryOf(byRole.get(role)!.pid)?.peakMiB ?? 0));
+        for (const role of candidates) {
+          // A process being killed can still be listed without its memory figures.
+          const peak = services.memoryOf(byRole.get(role)!.pid)?.peakMiB;
+          if (Number.isFinite(peak)) peaks.set(role, Math.max(peaks.get(role)!, peak!));
+        }
       };
       const sampler = setInterval(readPeaks, 250);
       let outcome = 'finished';
