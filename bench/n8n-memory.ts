@@ -5,8 +5,8 @@
  * webhook processes on PostgreSQL and Redis, when both are installed), for Get Results with Return All
  * and for Submit waiting by webhook with Result Rows, each with the default output and with Only Sheet
  * Fields; each as n8n starts on this machine and inside a 512 MiB container (a memory cgroup, where
- * Node.js sizes V8's heap from the limit as in Docker; 640 MiB too where n8n cannot start in 512), when
- * this machine lets the bench make one. The
+ * Node.js sizes V8's heap from the limit as in Docker; 640 and then 768 MiB too where n8n cannot start
+ * in 512 or a case runs out of memory), when this machine lets the bench make one. The
  * package is installed from its packed tarball, as a user installs it. Each case runs in freshly started
  * n8n processes (V8 keeps the memory a case grew into, so a second case in the same process would start
  * from the first one's size); idle is the process's resident memory once start-up has settled, peak is
@@ -25,9 +25,10 @@ import type { Row } from './lib/stats';
 const ROWS = 50_000;
 /**
  * The target for every case with the default output, judged in the 512 MiB container (the memory many
- * self-hosted n8n containers get), or in 640 MiB where n8n itself does not start in 512 (2.41.3 in one
- * process peaks near 550 MiB while starting): the case finishes, and the rows add at most this much to
- * the process, its peak above n8n's own idle memory there. Outside a container V8 grows its heap before
+ * self-hosted n8n containers get), and in each larger size the bench tries where n8n itself does not
+ * start in 512 (2.41.3 in one process peaks near 550 MiB while starting) or a case ran out of memory:
+ * the case finishes, and the rows add at most this much to the process, its peak above n8n's own idle
+ * memory there. Outside a container V8 grows its heap before
  * collecting (this machine has 24 GB), so the figures "as started" are printed beside it, not judged.
  */
 const TARGET_MIB = 200;
@@ -35,9 +36,12 @@ const TARGET_MIB = 200;
 type Mode = 'single process' | 'queue mode';
 /** As n8n starts on this machine (V8 grows its heap freely), or inside a container's memory limit. */
 type Setting = 'as started' | `${number} MiB container`;
-/** The memory many self-hosted n8n containers get; where n8n itself cannot start in it, the next size. */
+/**
+ * The memory many self-hosted n8n containers get; where n8n itself cannot start in it, or a case runs
+ * out of memory, the next sizes, to show what that n8n needs.
+ */
 const CONTAINER_MIB = 512;
-const NEXT_CONTAINER_MIB = 640;
+const LARGER_CONTAINERS_MIB = [640, 768];
 
 function containerOf(setting: Setting): number | undefined {
   return setting === 'as started' ? undefined : Number.parseInt(setting, 10);
@@ -313,10 +317,13 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
     for (const mode of modes) {
       all.push(...(await measureMode(version, mode, 'as started', log)));
       if (noContainer) continue;
-      const contained = await measureMode(version, mode, `${CONTAINER_MIB} MiB container`, log);
+      let contained = await measureMode(version, mode, `${CONTAINER_MIB} MiB container`, log);
       all.push(...contained);
-      if (contained.some((m) => m.outcome.startsWith('n8n does not start')))
-        all.push(...(await measureMode(version, mode, `${NEXT_CONTAINER_MIB} MiB container`, log)));
+      for (const size of LARGER_CONTAINERS_MIB) {
+        if (contained.every((m) => m.outcome === 'finished')) break;
+        contained = await measureMode(version, mode, `${size} MiB container`, log);
+        all.push(...contained);
+      }
     }
   return all.map((m) => {
     const added = m.peakMiB - m.idleMiB;
