@@ -327,7 +327,7 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
     }
   return all.map((m) => {
     const added = m.peakMiB - m.idleMiB;
-    // Judged in the smallest container n8n itself starts in.
+    // Judged in every container n8n itself starts in: a case that runs out of memory there misses it.
     const judged = m.output === 'default' && m.setting !== 'as started' && !m.outcome.startsWith('n8n does not start');
     return {
       benchmark: `n8n memory, ${ROWS / 1000}k rows: n8n ${m.version}, ${m.mode}, ${m.setting}`,
