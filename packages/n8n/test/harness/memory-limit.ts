@@ -106,13 +106,22 @@ export function createMemoryLimit(limitMiB: number): MemoryLimit {
 			return Number(/oom_kill (\d+)/.exec(text)?.[1] ?? 0);
 		},
 		remove() {
-			// A cgroup can be removed once its processes are gone; they are stopped before this.
-			for (let i = 0; i < 50; i++) {
+			// A cgroup can be removed once its processes are gone. n8n is stopped before this, but a task
+			// runner it started can outlive it by a moment: wait for it, then stop what is left.
+			for (let i = 0; i < 100; i++) {
 				try {
 					fs.rmdirSync(dir);
 					return;
 				} catch (error) {
 					if ((error as NodeJS.ErrnoException).code !== 'EBUSY') return;
+					if (i === 50)
+						for (const pid of read('cgroup.procs').split('\n').filter(Boolean)) {
+							try {
+								process.kill(Number(pid), 'SIGKILL');
+							} catch {
+								// Already gone.
+							}
+						}
 					Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
 				}
 			}
