@@ -21,8 +21,6 @@ export interface MemoryLimit {
 	limitMiB: number;
 	/** The file a process writes its PID into to join the limit (children it starts join too). */
 	procsFile: string;
-	/** The most memory the processes inside used together (the cgroup's own high-water mark), MiB. */
-	peakMiB(): number;
 	/** How many processes the kernel killed for going over the limit. */
 	oomKills(): number;
 	remove(): void;
@@ -31,7 +29,6 @@ export interface MemoryLimit {
 interface Layout {
 	root: string;
 	limitFile: string;
-	peakFile: string;
 	/** v1 counts hits of the limit in memory.failcnt and reports kills in memory.oom_control. */
 	version: 1 | 2;
 }
@@ -40,15 +37,10 @@ function layout(): Layout | undefined {
 	if (fs.existsSync(path.join(V2_ROOT, 'cgroup.controllers'))) {
 		const controllers = fs.readFileSync(path.join(V2_ROOT, 'cgroup.controllers'), 'utf8');
 		if (controllers.split(/\s+/).includes('memory'))
-			return { root: V2_ROOT, limitFile: 'memory.max', peakFile: 'memory.peak', version: 2 };
+			return { root: V2_ROOT, limitFile: 'memory.max', version: 2 };
 	}
 	if (fs.existsSync(path.join(V1_ROOT, 'memory.limit_in_bytes')))
-		return {
-			root: V1_ROOT,
-			limitFile: 'memory.limit_in_bytes',
-			peakFile: 'memory.max_usage_in_bytes',
-			version: 1,
-		};
+		return { root: V1_ROOT, limitFile: 'memory.limit_in_bytes', version: 1 };
 	return undefined;
 }
 
@@ -100,7 +92,6 @@ export function createMemoryLimit(limitMiB: number): MemoryLimit {
 	return {
 		limitMiB,
 		procsFile: path.join(dir, 'cgroup.procs'),
-		peakMiB: () => Math.round(Number(read(found.peakFile).trim()) / 1048576),
 		oomKills() {
 			const text = found.version === 2 ? read('memory.events') : read('memory.oom_control');
 			return Number(/oom_kill (\d+)/.exec(text)?.[1] ?? 0);

@@ -6,11 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { errorJson, toNodeError } from './errors';
 
+/** The link from an output item to the input item(s) it came from. */
+export function pairedItemFor(
+	from: number | readonly number[],
+): IPairedItemData | IPairedItemData[] {
+	return typeof from === 'number' ? { item: from } : from.map((item) => ({ item }));
+}
+
 /** One output item linked to the input item(s) it came from. */
 export function itemFor(json: IDataObject, from: number | readonly number[]): INodeExecutionData {
-	const pairedItem: IPairedItemData | IPairedItemData[] =
-		typeof from === 'number' ? { item: from } : from.map((item) => ({ item }));
-	return { json, pairedItem };
+	return { json, pairedItem: pairedItemFor(from) };
 }
 
 /** Reads a possibly nested field ("contact.email") from an item's JSON. */

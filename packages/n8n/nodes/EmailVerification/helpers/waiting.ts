@@ -16,7 +16,7 @@ import {
 	checkWebhookUrl,
 	verifyWebhook,
 	WebhookVerificationError,
-	categorize,
+	withCategory,
 	createRowSharer,
 	isLoopbackUrl,
 	type EmailVerificationClient,
@@ -24,7 +24,13 @@ import {
 	type Job,
 } from '@evf/client';
 import { toNodeError } from './errors';
-import { itemFor, pickFields, SHEET_RESULT_FIELDS, SIMPLE_RESULT_FIELDS } from './items';
+import {
+	itemFor,
+	pairedItemFor,
+	pickFields,
+	SHEET_RESULT_FIELDS,
+	SIMPLE_RESULT_FIELDS,
+} from './items';
 import { clientFor, getCredentialsOf, signingSecrets } from '../transport';
 
 export type WaitMethod = 'auto' | 'webhook' | 'polling';
@@ -120,21 +126,14 @@ export async function appendResultRows(
 ): Promise<number> {
 	if (options.limit !== undefined && options.limit <= 0) return 0;
 	const share = createRowSharer();
-	const pairedItem = itemFor({}, pairing).pairedItem;
+	const pairedItem = pairedItemFor(pairing);
 	let added = 0;
 	for await (const row of client.results(jobId, {
 		groups: options.groups as Group[],
 		maxRows: options.limit,
 		signal,
 	})) {
-		const { category, group, safeToSend } = categorize(row.details);
-		const full = {
-			job_id: jobId,
-			...row,
-			category,
-			group,
-			safe_to_send: safeToSend,
-		} as unknown as IDataObject;
+		const full = withCategory({ job_id: jobId, ...row }) as unknown as IDataObject;
 		const json = options.sheetFields
 			? pickFields(full, SHEET_RESULT_FIELDS)
 			: options.simplify
