@@ -1,12 +1,49 @@
-/** One jest run for the whole monorepo; workspace packages resolve to their TypeScript source. */
-module.exports = {
+/**
+ * One jest run for the whole monorepo; workspace packages resolve to their TypeScript source.
+ * Three tiers, one jest project each, chosen by a file's suffix (`jest --selectProjects unit`):
+ * - unit     `*.test.ts`          opens no socket, starts no process, reads no wall clock;
+ * - sandbox  `*.sandbox.test.ts`  the in-process sandbox (or another loopback server), accelerated clock;
+ * - e2e      `*.e2e.test.ts`      real n8n, the Zapier CLI, Chromium, child processes, 50,000-row flows,
+ *                                 anything timed by the wall clock.
+ * test/conventions holds the suffixes to what the files do.
+ */
+const shared = {
   testEnvironment: 'node',
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   transformIgnorePatterns: ['/node_modules/'],
-  testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.e2e-n8n\\.test\\.ts$'],
   // Fails any suite that prints an API key or a signing secret (test/support/secret-guard.ts).
   setupFilesAfterEnv: ['<rootDir>/test/support/secret-guard.setup.ts'],
   moduleFileExtensions: ['ts', 'js', 'json', 'cjs', 'mjs'],
+};
+
+const roots = (suffix) => [`<rootDir>/packages/*/test/**/*${suffix}`, `<rootDir>/test/**/*${suffix}`];
+const ignored = ['/node_modules/', '/dist/'];
+
+// The real-n8n suites run in packages/n8n's own `test:e2e` and `test:editor` scripts (one at a time,
+// with that package's globalSetup), which `npm test` reaches through the packages' `check` scripts.
+const REAL_N8N =
+  '/packages/n8n/test/(real-n8n|real-n8n-queue|npm-run-n8n|whole-sheet|editor/editor)\\.e2e\\.test\\.ts$';
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: roots('.test.ts'),
+      testPathIgnorePatterns: [...ignored, '\\.(sandbox|e2e)\\.test\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'sandbox',
+      testMatch: roots('.sandbox.test.ts'),
+      testPathIgnorePatterns: ignored,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: roots('.e2e.test.ts'),
+      testPathIgnorePatterns: [...ignored, REAL_N8N],
+    },
+  ],
 };

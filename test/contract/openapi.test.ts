@@ -127,7 +127,7 @@ describe('the OpenAPI document', () => {
     );
     expect(responses('DELETE', '/v1/keys/{key_id}')).toEqual(expect.arrayContaining(['204', '404']));
     // Statuses the sandbox answers that the spec does not show are listed too, marked x-not-shown
-    // (packages/sandbox/test/conformance/statuses.test.ts holds the sandbox to this list).
+    // (packages/sandbox/test/conformance/statuses.sandbox.test.ts holds the sandbox to this list).
     expect(responses('POST', '/v1/verify/single')).toEqual(
       expect.arrayContaining(['400', '403', '413', '422']),
     );

@@ -1,6 +1,6 @@
 /**
  * The example workflows as a user imports them. Real n8n runs the file flow in
- * whole-sheet.e2e-n8n.test.ts; Google Sheets needs Google, so the Sheets example is held to the file
+ * whole-sheet.e2e.test.ts; Google Sheets needs Google, so the Sheets example is held to the file
  * flow here: the same nodes from the rows to the merge, the same merge code, and a write-back of every
  * merged row into the sheet by its row number.
  */

@@ -1,6 +1,6 @@
 // Runs `zapier-platform validate --without-style` (offline schema validation of the built app) through the
 // one CLI runner (zapier-cli.cjs: Zapier's CLI on a pinned Node 22). The release build is validated by
-// test/release-build.test.ts with the same runner.
+// test/release-build.e2e.test.ts with the same runner.
 const { runZapierCli } = require('./zapier-cli.cjs');
 
 runZapierCli(['validate', '--without-style', '--skip-build']).then((result) => {

@@ -1,7 +1,7 @@
 /**
  * What the node details panel must show, written once and checked twice: against n8n-workflow's own
- * display rules in descriptions.test.ts, and against the real editor in Chromium in
- * editor.e2e-n8n.test.ts. Names are the labels a user reads, top to bottom.
+ * display rules in descriptions.sandbox.test.ts, and against the real editor in Chromium in
+ * editor.e2e.test.ts. Names are the labels a user reads, top to bottom.
  */
 export interface PanelCase {
 	title: string;

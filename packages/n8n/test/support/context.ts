@@ -5,7 +5,7 @@
  * `authenticate` block says, and answers with n8n's shapes: `returnFullResponse` gives
  * { body, headers, statusCode }, `ignoreHttpStatusErrors` returns error statuses, and a network
  * failure throws NodeApiError wrapping an error with the socket code, as n8n 2.8 does.
- * The real n8n runs the same bundle in real-n8n.e2e-n8n.test.ts.
+ * The real n8n runs the same bundle in real-n8n.e2e.test.ts.
  */
 import type {
 	IDataObject,

@@ -1,5 +1,5 @@
 /**
- * Node-level helpers of workflow-exports.test.ts: what the bundle takes from n8n-workflow, and what a
+ * Node-level helpers of workflow-exports.e2e.test.ts: what the bundle takes from n8n-workflow, and what a
  * given n8n-workflow really exports.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, never packed: files ships dist only */

@@ -182,7 +182,7 @@ function headerName(headers: Record<string, string>, lower: string): string | un
  * receiver clock, and every `v1=` signature made with one of the vector's secrets is made again for the
  * new timestamp and the same bytes; anything the vector broke on purpose (a wrong secret, a tampered
  * body or timestamp, a malformed header) stays broken. The exact 300 s boundaries run at their fixed
- * clock in trigger.test.ts; here a second can tick between signing and checking, so a boundary that
+ * clock in trigger.sandbox.test.ts; here a second can tick between signing and checking, so a boundary that
  * must pass moves 5 s inside and one that must fail 5 s further out.
  */
 export function atCurrentTime(vector: Vector, nowS: number): Vector {

@@ -1,6 +1,6 @@
 /**
  * The whole-sheet Zap of docs/whole-sheet.md, run step by step the way Zapier runs it, against a
- * sandbox of the service. Shared by the test (whole-sheet.sandbox.test.ts) and the benchmark
+ * sandbox of the service. Shared by the test (whole-sheet.e2e.test.ts) and the benchmark
  * (bench/sheet-zapier.ts), so the tasks the benchmark prints are the ones the test checks.
  *
  * Each app step is one call of zapier-platform-core's own handler (createAppHandler, what a deployed

@@ -8,7 +8,7 @@
  * - server: `n8n start` serves the trigger; every shared signature vector, signed at the current time,
  *   is answered as the vector says, a duplicate starts nothing, a job the sandbox finishes calls the
  *   trigger for real, and a waiting execution resumes on the job's webhook (and on nothing else).
- * Run by `npm run check` in packages/n8n (the root jest config leaves *.e2e-n8n.test.ts out).
+ * Run by `npm run check` in packages/n8n (the root jest config leaves the real-n8n *.e2e.test.ts out).
  */
 import { sleep } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '@evf/sandbox';

@@ -14,7 +14,7 @@
  * - cells in the forms people paste (`Name <address>`, `mailto:`) are verified once and answered in their
  *   own rows, so a rerun does not send them again; a run whose open rows are all malformed marks them
  *   skipped, sends nothing and ends cleanly.
- * Run by `npm run test:e2e` in packages/n8n (the root jest config leaves *.e2e-n8n.test.ts out).
+ * Run by `npm run test:e2e` in packages/n8n (the root jest config leaves the real-n8n *.e2e.test.ts out).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { categorize } from '@evf/client';

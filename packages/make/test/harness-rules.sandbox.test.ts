@@ -1,7 +1,7 @@
 /**
  * The harness is held to Make's rules (support/make-rules.ts, each with its source): fed a component
  * that breaks one, it must fail. Each case here is deliberately wrong; the app's own components pass
- * the same checks (contract.test.ts) and run against the sandbox (sandbox-modules.test.ts).
+ * the same checks (contract.test.ts) and run against the sandbox (sandbox-modules.sandbox.test.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

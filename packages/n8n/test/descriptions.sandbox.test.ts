@@ -1,7 +1,7 @@
 /**
  * The text and display rules a user meets in the n8n editor, checked with n8n-workflow's own display
  * functions (the ones the editor calls). The same expectations run in the real editor in
- * test/editor/editor.e2e-n8n.test.ts.
+ * test/editor/editor.e2e.test.ts.
  */
 import { NodeHelpers } from 'n8n-workflow';
 import { startSandbox } from '@evf/sandbox';

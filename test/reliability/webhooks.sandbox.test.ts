@@ -2,7 +2,7 @@
  * Forged and replayed webhooks at the HTTP level: real deliveries from the sandbox to a receiver
  * (node:http + verifyWebhook over the raw body), replayed, re-dated and signed across a secret
  * rotation. The openssl vectors run once against the client's verifier, over the wire, in
- * packages/client/test/webhook-vectors.test.ts.
+ * packages/client/test/webhook-vectors.sandbox.test.ts.
  */
 import type { Sandbox } from '@evf/sandbox';
 import { clientFor, eventually, startFastSandbox } from '../support/sandbox';
