@@ -282,6 +282,28 @@ describe('XLSX written by other tools', () => {
     }
   });
 
+  it('reads the first visible sheet by default, and the sheet named or numbered by the "sheet" option', () => {
+    const book =
+      '<workbook><sheets><sheet name="Old" sheetId="1" state="hidden" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/>' +
+      '<sheet name="Other List" sheetId="3" r:id="rId3"/></sheets></workbook>';
+    const links =
+      '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Target="worksheets/sheet2.xml"/>' +
+      '<Relationship Id="rId3" Target="worksheets/sheet3.xml"/></Relationships>';
+    const one = (email: string): string => `<worksheet><sheetData><row><c t="inlineStr"><is><t>Email</t></is></c></row><row><c t="inlineStr"><is><t>${email}</t></is></c></row></sheetData></worksheet>`;
+    const file = zip({
+      'xl/workbook.xml': book,
+      'xl/_rels/workbook.xml.rels': links,
+      'xl/worksheets/sheet1.xml': one('old@x.com'),
+      'xl/worksheets/sheet2.xml': one('lead@x.com'),
+      'xl/worksheets/sheet3.xml': one('other@x.com'),
+    });
+    expect(readTable(file, { inflateRaw }).emails).toEqual(['lead@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: ' other  LIST ' }).emails).toEqual(['other@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: 1 }).emails).toEqual(['old@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: '3' }).emails).toEqual(['other@x.com']);
+    expect(() => readTable(file, { inflateRaw, sheet: 'Nope' })).toThrow(/no sheet "Nope". Its sheets are: 1 "Old" \(hidden\), 2 "Leads", 3 "Other List"/);
+  });
+
   it('refuses a part that claims to unpack past 256 MB before inflating it, and a file that is not a zip at all', () => {
     const bomb = zip({ 'xl/worksheets/sheet1.xml': sheet }, { declaredSize: 300 * 1024 * 1024 });
     expect(() => readXlsxFirstSheet(bomb, () => {

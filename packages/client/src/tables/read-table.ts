@@ -2,7 +2,7 @@ import { InputError } from '../errors';
 import { isEmailSyntaxValid } from '../validation/email';
 import { chooseColumn, type ChosenColumn } from './columns';
 import { parseDelimited, type Delimiter, type DelimitedRecord } from './delimited';
-import { isZip, readXlsxFirstSheet, type InflateRaw } from './xlsx';
+import { isZip, readXlsxSheet, type InflateRaw } from './xlsx';
 
 export type TableFormat = 'csv' | 'tsv' | 'xlsx';
 
@@ -11,6 +11,11 @@ export interface ReadTableOptions {
   column?: string;
   /** Default: from the file name, else from the content (a zip is XLSX; text is CSV with its delimiter detected). */
   format?: TableFormat;
+  /**
+   * The XLSX sheet to read: its name (case and spacing ignored) or its position (1 is the first tab,
+   * hidden ones counted). Default: the first visible sheet. Ignored for CSV and TSV.
+   */
+  sheet?: string | number;
   /** Used to guess the format when none is given. */
   fileName?: string;
   /**
@@ -86,7 +91,7 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
     if (!options.inflateRaw) {
       throw new InputError('file', 'format', 'XLSX files cannot be read here; save the sheet as CSV and use that file. Nothing was sent or charged.');
     }
-    records = readXlsxFirstSheet(data, options.inflateRaw).map((fields) => ({ fields }));
+    records = readXlsxSheet(data, options.inflateRaw, options.sheet).map((fields) => ({ fields }));
   } else {
     const parsed = parseDelimited(decode(data), format === 'tsv' ? '\t' : undefined);
     records = parsed.records;

@@ -98,20 +98,50 @@ function runsText(xml: string): string {
   return out;
 }
 
-function firstSheetPath(entries: Map<string, ZipEntry>, part: (n: string) => string | undefined): string {
-  const workbook = part('xl/workbook.xml');
+interface SheetEntry {
+  name: string;
+  relId?: string;
+  hidden: boolean;
+}
+
+function sheetsOf(workbook: string | undefined): SheetEntry[] {
+  const out: SheetEntry[] = [];
+  for (const m of workbook?.matchAll(/<sheet\b[^>]*>/g) ?? []) {
+    const state = attr(m[0], 'state');
+    out.push({ name: attr(m[0], 'name') ?? '', relId: attr(m[0], 'r:id'), hidden: state === 'hidden' || state === 'veryHidden' });
+  }
+  return out;
+}
+
+/**
+ * The sheet asked for: by name (case and spacing ignored) first, then by position (1 is the first
+ * sheet, hidden ones counted, as the tabs are numbered in the workbook). Without a choice: the first
+ * visible sheet, the one the program shows when the file is opened.
+ */
+function chosenSheet(sheets: SheetEntry[], choice: string | number | undefined): SheetEntry | undefined {
+  if (choice === undefined || (typeof choice === 'string' && choice.trim() === '')) return sheets.find((s) => !s.hidden) ?? sheets[0];
+  const wanted = String(choice).trim();
+  const norm = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  const byName = sheets.find((s) => norm(s.name) === norm(wanted));
+  if (byName) return byName;
+  if (/^\d+$/.test(wanted) && Number(wanted) >= 1 && Number(wanted) <= sheets.length) return sheets[Number(wanted) - 1];
+  const names = sheets.map((s, i) => `${i + 1} "${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
+  throw new InputError('sheet', 'not_found', `The workbook has no sheet "${wanted.slice(0, 60)}". Its sheets are: ${names}. Give a sheet name or its position (1 is the first). Nothing was sent or charged.`);
+}
+
+function sheetPath(entries: Map<string, ZipEntry>, part: (n: string) => string | undefined, choice: string | number | undefined): string {
+  const sheets = sheetsOf(part('xl/workbook.xml'));
   const rels = part('xl/_rels/workbook.xml.rels');
-  const sheetTag = workbook?.match(/<sheet\b[^>]*>/)?.[0];
-  const relId = sheetTag ? attr(sheetTag, 'r:id') : undefined;
-  if (rels && relId) {
+  const sheet = chosenSheet(sheets, choice);
+  if (rels && sheet?.relId) {
     for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-      if (attr(m[0], 'Id') !== relId) continue;
+      if (attr(m[0], 'Id') !== sheet.relId) continue;
       const target = attr(m[0], 'Target') ?? '';
       const path = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
       if (entries.has(path)) return path;
     }
   }
-  if (entries.has('xl/worksheets/sheet1.xml')) return 'xl/worksheets/sheet1.xml';
+  if (sheets.length <= 1 && entries.has('xl/worksheets/sheet1.xml')) return 'xl/worksheets/sheet1.xml';
   throw unreadable('no worksheet in it');
 }
 
@@ -125,9 +155,17 @@ function columnOf(ref: string | undefined): number | undefined {
 
 /** The first sheet's rows, each cell as text; row i of the result is spreadsheet row i + 1. */
 export function readXlsxFirstSheet(data: Uint8Array, inflateRaw: InflateRaw): string[][] {
+  return readXlsxSheet(data, inflateRaw);
+}
+
+/**
+ * A sheet's rows (by name or 1-based position; the first visible sheet by default), each cell as
+ * text; row i of the result is spreadsheet row i + 1.
+ */
+export function readXlsxSheet(data: Uint8Array, inflateRaw: InflateRaw, sheetChoice?: string | number): string[][] {
   const entries = centralDirectory(data);
   const part = (n: string): string | undefined => readPart(data, entries, n, inflateRaw);
-  const sheet = part(firstSheetPath(entries, part))!;
+  const sheet = part(sheetPath(entries, part, sheetChoice))!;
   const shared: string[] = [];
   const sst = part('xl/sharedStrings.xml');
   if (sst) for (const m of sst.matchAll(/<si>([\s\S]*?)<\/si>/g)) shared.push(runsText(m[1]!));
