@@ -15,8 +15,10 @@ import {
   writeDelimited,
   listFingerprint,
   type Delimiter,
+  type InflateRaw,
   type ResultRow,
 } from '../src/index';
+import { DEFAULT_LIMITS } from '../src/tables';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] => parseDelimited(text, d).records.map((r) => r.fields);
@@ -304,11 +306,45 @@ describe('XLSX written by other tools', () => {
     expect(() => readTable(file, { inflateRaw, sheet: 'Nope' })).toThrow(/no sheet "Nope". Its sheets are: 1 "Old" \(hidden\), 2 "Leads", 3 "Other List"/);
   });
 
-  it('refuses a part that claims to unpack past 256 MB before inflating it, and a file that is not a zip at all', () => {
-    const bomb = zip({ 'xl/worksheets/sheet1.xml': sheet }, { declaredSize: 300 * 1024 * 1024 });
-    expect(() => readXlsxFirstSheet(bomb, () => {
-      throw new Error('must not be inflated');
-    })).toThrow(/larger than 256 MB unpacked/);
+  it('caps inflation by the bytes it produces, not the sizes the zip declares (a lying central directory)', () => {
+    // 64 MiB of zeros packs to about 64 KB; the directory says the sheet is 100 bytes.
+    const huge = '<worksheet><sheetData>' + ' '.repeat(64 * 2 ** 20) + '</sheetData></worksheet>';
+    const bomb = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': huge }, { declaredSize: 100 });
+    expect(bomb.length).toBeLessThan(200_000);
+    const cap = 2 * 2 ** 20;
+    const produced: number[] = [];
+    const limited: InflateRaw = (data, options) => {
+      try {
+        const out = inflateRawSync(data, options);
+        produced.push(out.length);
+        return out;
+      } catch (error) {
+        produced.push(-1);
+        throw error;
+      }
+    };
+    expect(() => readTable(bomb, { inflateRaw: limited, limits: { maxUnpackedBytes: cap } })).toThrow(/unpacks to more than 2 MiB/);
+    // Every part inflated stayed within what was left of the cap; the sheet's inflate was stopped by zlib at it.
+    expect(produced[produced.length - 1]).toBe(-1);
+    expect(produced.filter((n) => n > 0).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(cap);
+    // A decompressor that ignores the limit is still refused once its output is measured.
+    expect(() => readTable(bomb, { inflateRaw: (d) => inflateRawSync(d), limits: { maxUnpackedBytes: cap } })).toThrow(/unpacks to more than 2 MiB/);
+    // The default cap is what zlib is told.
+    const told: number[] = [];
+    readTable(zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet }), {
+      inflateRaw: (d, o) => (told.push(o.maxOutputLength), inflateRawSync(d, o)),
+    });
+    expect(told[0]).toBe(DEFAULT_LIMITS.maxUnpackedBytes);
     expect(() => readTable(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), { inflateRaw })).toThrow(/could not be read \(no zip directory\)/);
+  });
+
+  it('refuses more rows, columns or cells than the limits, with what to do', () => {
+    const rowsCsv = 'email\n' + 'a@x.com\n'.repeat(20);
+    expect(() => readTable(rowsCsv, { limits: { maxRows: 10 } })).toThrow(/more than 10 rows, more than this step reads. Split the list/);
+    expect(() => readTable('email' + ',x'.repeat(50) + '\na@x.com\n', { limits: { maxColumns: 20 } })).toThrow(/more than 20 columns/);
+    expect(() => readTable('email,b,c\n' + 'a@x.com,1,2\n'.repeat(20), { limits: { maxCells: 30 } })).toThrow(/more than 30 cells/);
+    const wide = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet });
+    expect(() => readTable(wide, { inflateRaw, limits: { maxRows: 2 } })).toThrow(/more than 2 rows/);
+    expect(() => readTable(wide, { inflateRaw, limits: { maxColumns: 2 } })).toThrow(/more than 2 columns/);
   });
 });
