@@ -19,6 +19,7 @@ import {
   type ResultRow,
 } from '../src/index';
 import { DEFAULT_LIMITS } from '../src/tables';
+import { formatNumber } from '../src/tables/number-format';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] => parseDelimited(text, d).records.map((r) => r.fields);
@@ -346,5 +347,38 @@ describe('XLSX written by other tools', () => {
     const wide = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet });
     expect(() => readTable(wide, { inflateRaw, limits: { maxRows: 2 } })).toThrow(/more than 2 rows/);
     expect(() => readTable(wide, { inflateRaw, limits: { maxColumns: 2 } })).toThrow(/more than 2 columns/);
+  });
+});
+
+describe('number formats, as LibreOffice 7.4 shows them', () => {
+  it('rounds half-way decimals on their decimal digits, as LibreOffice and Excel do (SheetJS rounds the binary value)', () => {
+    // LibreOffice's CSV export "as shown" of these cells in '#,##0.00': 23,351.55 49,100.91 40,487.40 1.01 0.13 2.68.
+    expect([23351.545, 49100.905, 40487.395, 1.005, 0.125, 2.675].map((v) => formatNumber(v, String(v), '#,##0.00'))).toEqual([
+      '23,351.55',
+      '49,100.91',
+      '40,487.40',
+      '1.01',
+      '0.13',
+      '2.68',
+    ]);
+  });
+
+  it('dates, times, zero padding, sections, literal text, scaling and General kept raw', () => {
+    expect(formatNumber(45292, '45292', 'yyyy-mm-dd')).toBe('2024-01-01');
+    expect(formatNumber(45356.60416666666, '45356.60416666666', 'm/d/yyyy h:mm AM/PM')).toBe('3/5/2024 2:30 PM');
+    expect(formatNumber(45356.60416666666, '45356.60416666666', 'dddd, mmmm d')).toBe('Tuesday, March 5');
+    expect(formatNumber(1.5, '1.5', '[h]:mm')).toBe('36:00');
+    expect(formatNumber(60, '60', 'yyyy-mm-dd')).toBe('1900-02-29');
+    expect(formatNumber(0, '0', 'yyyy-mm-dd', true)).toBe('1904-01-01');
+    expect(formatNumber(2134, '2134', '00000')).toBe('02134');
+    expect(formatNumber(5551234567, '5551234567', '(###) ###-####')).toBe('(555) 123-4567');
+    expect(formatNumber(-12, '-12', '#,##0.00;(#,##0.00)')).toBe('(12.00)');
+    expect(formatNumber(0, '0', '0;-0;"zero"')).toBe('zero');
+    expect(formatNumber(1234567, '1234567', '#,##0,"K"')).toBe('1,235K');
+    expect(formatNumber(0.0123, '0.0123', '0.00E+00')).toBe('1.23E-02');
+    expect(formatNumber(1.25, '1.25', '# ?/?')).toBe('1 1/4');
+    expect(formatNumber(12.5, '12.5', '[$€-407] #,##0.00')).toBe('€ 12.50');
+    expect(formatNumber(45356.604166666664, '45356.604166666664', 'General')).toBe('45356.604166666664');
+    expect(formatNumber(447912345678, '447912345678', 'General')).toBe('447912345678');
   });
 });

@@ -227,7 +227,8 @@ export function formatNumber(value: number, raw: string, format: string, date190
   }
   if (section.parts.length === 0) return '';
   let v = absolute ? Math.abs(value) : value;
-  if (section.isDate) return formatDate(v, section.parts, date1904);
+  // Excel fills a negative date's cell with ####; the number itself is what the cell holds.
+  if (section.isDate) return v < 0 ? raw : formatDate(v, section.parts, date1904);
   let sign = '';
   if (v < 0) {
     sign = '-';

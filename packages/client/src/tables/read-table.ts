@@ -143,7 +143,8 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   if (headerAt < 0) {
     throw new InputError('file', 'empty', 'The file holds no rows: it needs a header row, then one row per address. Nothing was sent or charged.');
   }
-  const header = records[headerAt]!.fields.map((f) => f.trim());
+  // Kept as written, so it is written back unchanged; names are compared trimmed.
+  const header = records[headerAt]!.fields;
   const dataRecords = records.slice(headerAt + 1);
   const rows = dataRecords.map((r) => r.fields);
   if (rows.length === 0) {
