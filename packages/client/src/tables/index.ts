@@ -14,3 +14,4 @@ export type { InflateRaw } from './xlsx';
 export { writeBackTable, rowNumberOf, RESULT_COLUMNS } from './write-back';
 export type { WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './write-back';
 export { listFingerprint } from './list-key';
+export { downloadedFileName } from './file-name';
