@@ -67,8 +67,8 @@ export type { AddressClass } from './validation/ip';
 export { assertApiKey, assertWebhookSecret } from './validation/params';
 
 // Tables users keep lists in (CSV, TSV, XLSX): read with a header row, written back with the results.
-export { readTable, parseDelimited, writeDelimited, detectDelimiter, DELIMITERS, chooseColumn, columnLetter, columnIndex, readXlsxFirstSheet, writeBackTable, rowNumberOf, RESULT_COLUMNS, listFingerprint } from './tables';
-export type { TableList, TableFormat, ReadTableOptions, UnusableRow, Delimiter, DelimitedRecord, DelimitedText, ChosenColumn, InflateRaw, WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './tables';
+export { readTable, parseDelimited, writeDelimited, detectDelimiter, DELIMITERS, chooseColumn, columnLetter, columnIndex, readXlsxFirstSheet, writeBackTable, rowNumberOf, RESULT_COLUMNS, listFingerprint, downloadedFileName } from './tables';
+export type { TableList, TableFormat, ReadTableOptions, UnusableRow, Delimiter, DelimitedRecord, DelimitedText, ChosenColumn, InflateRaw, WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome, TableText, TableLimits, TextEncoding, SheetInfo } from './tables';
 
 // Webhooks: verify what the service sends; sign test deliveries the same way.
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify';

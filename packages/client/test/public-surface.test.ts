@@ -17,6 +17,7 @@ const PUBLIC = [
   'CATEGORIES',
   'ConnectionError',
   'DELIMITERS',
+  'downloadedFileName',
   'EmailVerificationClient',
   'EvfError',
   'GROUPS',

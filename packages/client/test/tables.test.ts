@@ -15,8 +15,11 @@ import {
   writeDelimited,
   listFingerprint,
   type Delimiter,
+  type InflateRaw,
   type ResultRow,
 } from '../src/index';
+import { DEFAULT_LIMITS } from '../src/tables';
+import { formatNumber } from '../src/tables/number-format';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] => parseDelimited(text, d).records.map((r) => r.fields);
@@ -282,11 +285,100 @@ describe('XLSX written by other tools', () => {
     }
   });
 
-  it('refuses a part that claims to unpack past 256 MB before inflating it, and a file that is not a zip at all', () => {
-    const bomb = zip({ 'xl/worksheets/sheet1.xml': sheet }, { declaredSize: 300 * 1024 * 1024 });
-    expect(() => readXlsxFirstSheet(bomb, () => {
-      throw new Error('must not be inflated');
-    })).toThrow(/larger than 256 MB unpacked/);
+  it('reads the first visible sheet by default, and the sheet named or numbered by the "sheet" option', () => {
+    const book =
+      '<workbook><sheets><sheet name="Old" sheetId="1" state="hidden" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/>' +
+      '<sheet name="Other List" sheetId="3" r:id="rId3"/></sheets></workbook>';
+    const links =
+      '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Target="worksheets/sheet2.xml"/>' +
+      '<Relationship Id="rId3" Target="worksheets/sheet3.xml"/></Relationships>';
+    const one = (email: string): string => `<worksheet><sheetData><row><c t="inlineStr"><is><t>Email</t></is></c></row><row><c t="inlineStr"><is><t>${email}</t></is></c></row></sheetData></worksheet>`;
+    const file = zip({
+      'xl/workbook.xml': book,
+      'xl/_rels/workbook.xml.rels': links,
+      'xl/worksheets/sheet1.xml': one('old@x.com'),
+      'xl/worksheets/sheet2.xml': one('lead@x.com'),
+      'xl/worksheets/sheet3.xml': one('other@x.com'),
+    });
+    expect(readTable(file, { inflateRaw }).emails).toEqual(['lead@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: ' other  LIST ' }).emails).toEqual(['other@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: 1 }).emails).toEqual(['old@x.com']);
+    expect(readTable(file, { inflateRaw, sheet: '3' }).emails).toEqual(['other@x.com']);
+    expect(() => readTable(file, { inflateRaw, sheet: 'Nope' })).toThrow(/no sheet "Nope". Its sheets are: 1 "Old" \(hidden\), 2 "Leads", 3 "Other List"/);
+  });
+
+  it('caps inflation by the bytes it produces, not the sizes the zip declares (a lying central directory)', () => {
+    // 64 MiB of zeros packs to about 64 KB; the directory says the sheet is 100 bytes.
+    const huge = '<worksheet><sheetData>' + ' '.repeat(64 * 2 ** 20) + '</sheetData></worksheet>';
+    const bomb = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': huge }, { declaredSize: 100 });
+    expect(bomb.length).toBeLessThan(200_000);
+    const cap = 2 * 2 ** 20;
+    const produced: number[] = [];
+    const limited: InflateRaw = (data, options) => {
+      try {
+        const out = inflateRawSync(data, options);
+        produced.push(out.length);
+        return out;
+      } catch (error) {
+        produced.push(-1);
+        throw error;
+      }
+    };
+    expect(() => readTable(bomb, { inflateRaw: limited, limits: { maxUnpackedBytes: cap } })).toThrow(/unpacks to more than 2 MiB/);
+    // Every part inflated stayed within what was left of the cap; the sheet's inflate was stopped by zlib at it.
+    expect(produced[produced.length - 1]).toBe(-1);
+    expect(produced.filter((n) => n > 0).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(cap);
+    // A decompressor that ignores the limit is still refused once its output is measured.
+    expect(() => readTable(bomb, { inflateRaw: (d) => inflateRawSync(d), limits: { maxUnpackedBytes: cap } })).toThrow(/unpacks to more than 2 MiB/);
+    // The default cap is what zlib is told.
+    const told: number[] = [];
+    readTable(zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet }), {
+      inflateRaw: (d, o) => (told.push(o.maxOutputLength), inflateRawSync(d, o)),
+    });
+    expect(told[0]).toBe(DEFAULT_LIMITS.maxUnpackedBytes);
     expect(() => readTable(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), { inflateRaw })).toThrow(/could not be read \(no zip directory\)/);
+  });
+
+  it('refuses more rows, columns or cells than the limits, with what to do', () => {
+    const rowsCsv = 'email\n' + 'a@x.com\n'.repeat(20);
+    expect(() => readTable(rowsCsv, { limits: { maxRows: 10 } })).toThrow(/more than 10 rows, more than this step reads. Split the list/);
+    expect(() => readTable('email' + ',x'.repeat(50) + '\na@x.com\n', { limits: { maxColumns: 20 } })).toThrow(/more than 20 columns/);
+    expect(() => readTable('email,b,c\n' + 'a@x.com,1,2\n'.repeat(20), { limits: { maxCells: 30 } })).toThrow(/more than 30 cells/);
+    const wide = zip({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/worksheets/leads.xml': sheet });
+    expect(() => readTable(wide, { inflateRaw, limits: { maxRows: 2 } })).toThrow(/more than 2 rows/);
+    expect(() => readTable(wide, { inflateRaw, limits: { maxColumns: 2 } })).toThrow(/more than 2 columns/);
+  });
+});
+
+describe('number formats, as LibreOffice 7.4 shows them', () => {
+  it('rounds half-way decimals on their decimal digits, as LibreOffice and Excel do (SheetJS rounds the binary value)', () => {
+    // LibreOffice's CSV export "as shown" of these cells in '#,##0.00': 23,351.55 49,100.91 40,487.40 1.01 0.13 2.68.
+    expect([23351.545, 49100.905, 40487.395, 1.005, 0.125, 2.675].map((v) => formatNumber(v, String(v), '#,##0.00'))).toEqual([
+      '23,351.55',
+      '49,100.91',
+      '40,487.40',
+      '1.01',
+      '0.13',
+      '2.68',
+    ]);
+  });
+
+  it('dates, times, zero padding, sections, literal text, scaling and General kept raw', () => {
+    expect(formatNumber(45292, '45292', 'yyyy-mm-dd')).toBe('2024-01-01');
+    expect(formatNumber(45356.60416666666, '45356.60416666666', 'm/d/yyyy h:mm AM/PM')).toBe('3/5/2024 2:30 PM');
+    expect(formatNumber(45356.60416666666, '45356.60416666666', 'dddd, mmmm d')).toBe('Tuesday, March 5');
+    expect(formatNumber(1.5, '1.5', '[h]:mm')).toBe('36:00');
+    expect(formatNumber(60, '60', 'yyyy-mm-dd')).toBe('1900-02-29');
+    expect(formatNumber(0, '0', 'yyyy-mm-dd', true)).toBe('1904-01-01');
+    expect(formatNumber(2134, '2134', '00000')).toBe('02134');
+    expect(formatNumber(5551234567, '5551234567', '(###) ###-####')).toBe('(555) 123-4567');
+    expect(formatNumber(-12, '-12', '#,##0.00;(#,##0.00)')).toBe('(12.00)');
+    expect(formatNumber(0, '0', '0;-0;"zero"')).toBe('zero');
+    expect(formatNumber(1234567, '1234567', '#,##0,"K"')).toBe('1,235K');
+    expect(formatNumber(0.0123, '0.0123', '0.00E+00')).toBe('1.23E-02');
+    expect(formatNumber(1.25, '1.25', '# ?/?')).toBe('1 1/4');
+    expect(formatNumber(12.5, '12.5', '[$€-407] #,##0.00')).toBe('€ 12.50');
+    expect(formatNumber(45356.604166666664, '45356.604166666664', 'General')).toBe('45356.604166666664');
+    expect(formatNumber(447912345678, '447912345678', 'General')).toBe('447912345678');
   });
 });

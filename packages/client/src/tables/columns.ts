@@ -34,7 +34,7 @@ const normalise = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCa
 const EMAIL_HEADER = /^(e-?mail|e-?mail address|email_address|emailaddress|mail)$/i;
 
 function described(header: readonly string[]): string {
-  const shown = header.slice(0, 12).map((h, i) => `${columnLetter(i)} "${h.slice(0, 40)}"`);
+  const shown = header.slice(0, 12).map((h, i) => `${columnLetter(i)} "${h.trim().slice(0, 40)}"`);
   return shown.join(', ') + (header.length > 12 ? `, and ${header.length - 12} more` : '');
 }
 
@@ -47,7 +47,7 @@ export function chooseColumn(header: readonly string[], rows: readonly (readonly
   const picked = (index: number, by: ChosenColumn['by']): ChosenColumn => ({
     index,
     letter: columnLetter(index),
-    name: header[index] ?? '',
+    name: (header[index] ?? '').trim(),
     by,
   });
   const wanted = choice?.trim();

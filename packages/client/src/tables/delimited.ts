@@ -22,6 +22,8 @@ export interface DelimitedText {
   delimiter: Delimiter;
 }
 
+import { tooLarge, type TableLimits } from './limits';
+
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
@@ -32,6 +34,7 @@ function readRecord(
   start: number,
   delim: number,
   literalQuote: number,
+  maxFields = Infinity,
 ): { fields: string[]; next: number; unclosedAt?: number } {
   const fields: string[] = [];
   let i = start;
@@ -72,6 +75,7 @@ function readRecord(
       value = text.slice(from, i);
     }
     fields.push(value);
+    if (fields.length > maxFields) throw tooLarge('columns', maxFields);
     if (i >= n) return { fields, next: n };
     const c = text.charCodeAt(i);
     if (c === delim) {
@@ -93,12 +97,20 @@ function endOfLine(text: string, from: number): number {
   return text.length;
 }
 
-function parseWith(text: string, delimiter: Delimiter, maxRecords = Infinity): DelimitedRecord[] {
+function parseWith(text: string, delimiter: Delimiter, maxRecords = Infinity, limits?: TableLimits): DelimitedRecord[] {
   const delim = delimiter.charCodeAt(0);
   const records: DelimitedRecord[] = [];
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let cells = 0;
   while (i < text.length && records.length < maxRecords) {
-    const read = readRecord(text, i, delim, -1);
+    const read = readRecord(text, i, delim, -1, limits?.maxColumns);
+    if (limits) {
+      // Checked record by record, so a file of a million delimiters is refused before it is all held.
+      if (records.length >= limits.maxRows) throw tooLarge('rows', limits.maxRows);
+      if (read.fields.length > limits.maxColumns) throw tooLarge('columns', limits.maxColumns);
+      cells += read.fields.length;
+      if (cells > limits.maxCells) throw tooLarge('cells', limits.maxCells);
+    }
     if (read.unclosedAt === undefined) {
       records.push({ fields: read.fields });
       i = read.next;
@@ -138,9 +150,9 @@ export function detectDelimiter(text: string): Delimiter {
 }
 
 /** Reads delimited text; without a delimiter, it is detected. A last line break ends the last record. */
-export function parseDelimited(text: string, delimiter?: Delimiter): DelimitedText {
+export function parseDelimited(text: string, delimiter?: Delimiter, limits?: TableLimits): DelimitedText {
   const chosen = delimiter ?? detectDelimiter(text);
-  return { records: parseWith(text, chosen), delimiter: chosen };
+  return { records: parseWith(text, chosen, Infinity, limits), delimiter: chosen };
 }
 
 /** A field as RFC 4180 writes it: quoted when it holds the delimiter, a quote or a line break. */

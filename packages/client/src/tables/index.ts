@@ -1,6 +1,10 @@
 /** Tables users keep their lists in (CSV, TSV, XLSX): read with a header row, and written back with results. */
 export { readTable } from './read-table';
-export type { TableList, TableFormat, ReadTableOptions, UnusableRow } from './read-table';
+export type { TableList, TableFormat, ReadTableOptions, UnusableRow, TableText } from './read-table';
+export { DEFAULT_LIMITS } from './limits';
+export type { TableLimits } from './limits';
+export type { TextEncoding } from './encoding';
+export type { SheetInfo } from './xlsx';
 export { parseDelimited, writeDelimited, detectDelimiter, DELIMITERS } from './delimited';
 export type { Delimiter, DelimitedRecord, DelimitedText } from './delimited';
 export { chooseColumn, columnLetter, columnIndex } from './columns';
@@ -10,3 +14,4 @@ export type { InflateRaw } from './xlsx';
 export { writeBackTable, rowNumberOf, RESULT_COLUMNS } from './write-back';
 export type { WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './write-back';
 export { listFingerprint } from './list-key';
+export { downloadedFileName } from './file-name';

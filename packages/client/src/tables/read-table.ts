@@ -1,8 +1,11 @@
 import { InputError } from '../errors';
 import { isEmailSyntaxValid } from '../validation/email';
 import { chooseColumn, type ChosenColumn } from './columns';
-import { parseDelimited, type Delimiter, type DelimitedRecord } from './delimited';
-import { isZip, readXlsxFirstSheet, type InflateRaw } from './xlsx';
+import { DELIMITERS, parseDelimited, type Delimiter, type DelimitedRecord } from './delimited';
+import { decodeText, type TextEncoding } from './encoding';
+import { DEFAULT_LIMITS, type TableLimits } from './limits';
+import { isZip, readXlsx, type InflateRaw, type SheetInfo } from './xlsx';
+import { isCompoundFile } from './zip';
 
 export type TableFormat = 'csv' | 'tsv' | 'xlsx';
 
@@ -11,13 +14,32 @@ export interface ReadTableOptions {
   column?: string;
   /** Default: from the file name, else from the content (a zip is XLSX; text is CSV with its delimiter detected). */
   format?: TableFormat;
+  /**
+   * The XLSX sheet to read: its name (case and spacing ignored) or its position (1 is the first tab,
+   * hidden ones counted). Default: the first visible sheet. Ignored for CSV and TSV.
+   */
+  sheet?: string | number;
   /** Used to guess the format when none is given. */
   fileName?: string;
   /**
-   * Raw DEFLATE decompression (node:zlib's inflateRawSync), needed for XLSX only. Injected, so the
-   * client itself imports nothing platform-specific.
+   * Raw DEFLATE decompression with an output limit: node:zlib's inflateRawSync itself, passed as it is
+   * (`inflateRaw: inflateRawSync`). Needed for XLSX only; injected, so the client itself imports
+   * nothing platform-specific.
    */
   inflateRaw?: InflateRaw;
+  /** What reading may cost (rows, columns, cells, bytes unpacked); each default is in DEFAULT_LIMITS. */
+  limits?: Partial<TableLimits>;
+}
+
+/** How a text table's bytes were read, so it can be written back the same way. */
+export interface TableText {
+  encoding: TextEncoding;
+  /** The file began with a byte order mark. */
+  bom: boolean;
+  /** No byte order mark said the encoding: it was told from the bytes (see encoding.ts). */
+  guessed: boolean;
+  /** The file's first line was Excel's `sep=;` (naming the delimiter), not a row. */
+  sepLine: boolean;
 }
 
 /** A data row that gives no address to verify, and why. Rows are numbered as a spreadsheet shows them: the header is row 1. */
@@ -29,6 +51,11 @@ export interface UnusableRow {
 export interface TableList {
   format: TableFormat;
   delimiter?: Delimiter;
+  /** CSV and TSV: the encoding read, whether it was guessed, Excel's `sep=` line. */
+  text?: TableText;
+  /** XLSX: the sheet read, and every sheet of the workbook in tab order. */
+  sheet?: SheetInfo;
+  sheets?: SheetInfo[];
   header: string[];
   /** The header's row number as the spreadsheet shows it (1 unless rows above it were empty). */
   headerRow: number;
@@ -46,19 +73,24 @@ export interface TableList {
   blankRows: number;
 }
 
-function decode(data: string | Uint8Array): string {
-  if (typeof data === 'string') return data;
-  // Excel's "Unicode text" export is UTF-16 little-endian with a byte order mark.
-  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data.subarray(2));
-  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data.subarray(2));
-  return new TextDecoder('utf-8').decode(data);
+function decode(data: string | Uint8Array): { text: string; info: TableText } {
+  if (typeof data === 'string') return { text: data.replace(/^\uFEFF/, ''), info: { encoding: 'utf-8', bom: data.charCodeAt(0) === 0xfeff, guessed: false, sepLine: false } };
+  const d = decodeText(data);
+  return { text: d.text, info: { encoding: d.encoding, bom: d.bom, guessed: d.guessed, sepLine: false } };
+}
+
+/** Excel's first line `sep=;` names the delimiter; it is not a row. */
+function sepLineOf(text: string): { delimiter: Delimiter; rest: string } | undefined {
+  const m = /^sep=(.)(\r\n|\n|\r|$)/.exec(text);
+  if (!m || !(DELIMITERS as readonly string[]).includes(m[1]!)) return undefined;
+  return { delimiter: m[1] as Delimiter, rest: text.slice(m[0].length) };
 }
 
 function formatOf(data: string | Uint8Array, options: ReadTableOptions): TableFormat {
   if (options.format) return options.format;
   const ext = options.fileName?.toLowerCase().match(/\.([a-z0-9]+)(?:\?.*)?$/)?.[1];
   if (ext === 'xlsx' || ext === 'tsv' || ext === 'csv') return ext;
-  if (typeof data !== 'string' && isZip(data)) return 'xlsx';
+  if (typeof data !== 'string' && (isZip(data) || isCompoundFile(data))) return 'xlsx';
   if (ext === 'xls' || ext === 'ods' || ext === 'numbers') {
     throw new InputError(
       'file',
@@ -79,6 +111,10 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   const format = formatOf(data, options);
   let records: DelimitedRecord[];
   let delimiter: Delimiter | undefined;
+  let text: TableText | undefined;
+  let sheet: SheetInfo | undefined;
+  let sheets: SheetInfo[] | undefined;
+  const limits: TableLimits = { ...DEFAULT_LIMITS, ...options.limits };
   if (format === 'xlsx') {
     if (typeof data === 'string') {
       throw new InputError('file', 'format', 'An XLSX file must be given as bytes, not text. Nothing was sent or charged.');
@@ -86,9 +122,20 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
     if (!options.inflateRaw) {
       throw new InputError('file', 'format', 'XLSX files cannot be read here; save the sheet as CSV and use that file. Nothing was sent or charged.');
     }
-    records = readXlsxFirstSheet(data, options.inflateRaw).map((fields) => ({ fields }));
+    const book = readXlsx(data, options.inflateRaw, options.sheet, limits);
+    records = book.rows.map((fields) => ({ fields }));
+    sheet = book.sheet;
+    sheets = book.sheets;
   } else {
-    const parsed = parseDelimited(decode(data), format === 'tsv' ? '\t' : undefined);
+    const decoded = decode(data);
+    text = decoded.info;
+    let body = decoded.text;
+    const sep = sepLineOf(body);
+    if (sep) {
+      body = sep.rest;
+      text.sepLine = true;
+    }
+    const parsed = parseDelimited(body, sep?.delimiter ?? (format === 'tsv' ? '\t' : undefined), limits);
     records = parsed.records;
     delimiter = parsed.delimiter;
   }
@@ -96,7 +143,8 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   if (headerAt < 0) {
     throw new InputError('file', 'empty', 'The file holds no rows: it needs a header row, then one row per address. Nothing was sent or charged.');
   }
-  const header = records[headerAt]!.fields.map((f) => f.trim());
+  // Kept as written, so it is written back unchanged; names are compared trimmed.
+  const header = records[headerAt]!.fields;
   const dataRecords = records.slice(headerAt + 1);
   const rows = dataRecords.map((r) => r.fields);
   if (rows.length === 0) {
@@ -129,5 +177,6 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
       unusable.push({ row: firstDataRow + i, reason: `no address in ${columnName}` });
     }
   }
-  return { format, delimiter, header, headerRow: headerAt + 1, column, rows, emails, unusable, blankRows };
+  // Excel shows no row for a `sep=` line, so the numbering starts under it.
+  return { format, delimiter, text, sheet, sheets, header, headerRow: headerAt + 1, column, rows, emails, unusable, blankRows };
 }

@@ -3,6 +3,7 @@ import type { PreflightReport } from '../validation/preflight';
 import type { ResultRow } from '../types';
 import type { TableList } from './read-table';
 import { writeRecord, type Delimiter } from './delimited';
+import { encodeText, fitsWindows1252, type TextEncoding } from './encoding';
 
 /** The columns added beside the user's own, in this order. */
 export const RESULT_COLUMNS = ['Category', 'Group', 'Safe to Send', 'Reason', 'Verification'] as const;
@@ -28,13 +29,44 @@ export interface WriteBackCounts {
 export interface WriteBackOptions {
   /** Why rows without a verdict have none, for their Reason cell (e.g. the job failed part way). */
   notVerifiedReason?: string;
+  /** Default: the delimiter the file came with (a comma for XLSX). */
   delimiter?: Delimiter;
 }
 
 export interface WrittenBack {
   /** The user's table with the result columns added, as RFC 4180 text. */
   text: string;
+  /** The text as the file to save: in the encoding the file came in, or UTF-8 with a byte order mark. */
+  bytes: Uint8Array;
+  encoding: TextEncoding;
+  bom: boolean;
+  /** The source file's encoding was told from its bytes (no byte order mark said it). */
+  encodingGuessed: boolean;
+  /** One sentence for the user: the encoding written and why. */
+  encodingNote: string;
   counts: WriteBackCounts;
+}
+
+/**
+ * The encoding to write back in: the one the file came in, so the program that made it opens the
+ * results the same way; UTF-8 always with a byte order mark (without one Excel reads UTF-8 as the
+ * Windows code page and shows "MÃ¼ller"), except beside Excel's `sep=` line, which Excel reads only
+ * in a file without one; UTF-16 with its mark; XLSX and text given as a string as UTF-8 with a mark.
+ * Windows-1252 unless the results hold a character it has not (then UTF-8 with a mark).
+ */
+function outputEncoding(table: TableList, text: string): { encoding: TextEncoding; bom: boolean; note: string } {
+  const source = table.text;
+  const guessed = source?.guessed ? ' (told from its bytes: the file has no byte order mark)' : '';
+  if (!source) return { encoding: 'utf-8', bom: true, note: 'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.' };
+  if (source.encoding === 'windows-1252') {
+    if (fitsWindows1252(text)) return { encoding: 'windows-1252', bom: false, note: `Written in Windows-1252, the encoding the file came in${guessed}.` };
+    return { encoding: 'utf-8', bom: true, note: `The file came in Windows-1252${guessed}, but the results hold characters it cannot store, so they are written as UTF-8 with a byte order mark.` };
+  }
+  if (source.encoding === 'utf-8') {
+    const bom = source.bom || !source.sepLine;
+    return { encoding: 'utf-8', bom, note: `Written as UTF-8${bom ? ' with a byte order mark, so Excel shows accented names right' : ' without a byte order mark, as it came, so Excel still reads its sep= line'}${guessed}.` };
+  }
+  return { encoding: source.encoding, bom: true, note: `Written in ${source.encoding.toUpperCase()} with a byte order mark, the encoding the file came in${guessed}.` };
 }
 
 /**
@@ -71,7 +103,10 @@ export function writeBackTable(
 
   const counts: WriteBackCounts = { rows: rowCount, verified: 0, duplicates: 0, skipped: 0, notVerified: 0, blank: 0 };
   const notVerified = options.notVerifiedReason ?? 'sent for verification, but no answer was read';
-  const width = table.header.length;
+  // Every row's results start in the same column: past the header, and past any row wider than it.
+  let width = table.header.length;
+  for (const r of table.rows) if (r.length > width) width = r.length;
+  const header = table.header.length < width ? [...table.header, ...new Array<string>(width - table.header.length).fill('')] : table.header;
   const verdictOf = (row: ResultRow): string[] => {
     const { category, group, safeToSend } = categorize(row.details);
     return [category, group, safeToSend ? 'TRUE' : 'FALSE', row.reason ?? ''];
@@ -90,9 +125,10 @@ export function writeBackTable(
     const verdicts = (found as ResultRow[]).map(verdictOf);
     return [0, 1, 2, 3].map((c) => verdicts.map((v) => v[c]).join(' | '));
   };
-  const delimiter = options.delimiter ?? ',';
+  const delimiter = options.delimiter ?? table.delimiter ?? ',';
   // Written line by line: 50,000 rows as arrays of arrays first would mostly keep the garbage collector busy.
-  const lines: string[] = [writeRecord([...table.header, ...RESULT_COLUMNS], delimiter)];
+  const lines: string[] = table.text?.sepLine ? [`sep=${delimiter}`] : [];
+  lines.push(writeRecord([...header, ...RESULT_COLUMNS], delimiter));
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i]!.length >= width ? table.rows[i]!.slice() : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
     if (uniqueAt[i]! >= 0) {
@@ -118,7 +154,17 @@ export function writeBackTable(
     }
     lines.push(writeRecord(cells, delimiter));
   }
-  return { text: `${lines.join('\r\n')}\r\n`, counts };
+  const text = `${lines.join('\r\n')}\r\n`;
+  const out = outputEncoding(table, text);
+  return {
+    text,
+    bytes: encodeText(text, out.encoding, out.bom),
+    encoding: out.encoding,
+    bom: out.bom,
+    encodingGuessed: table.text?.guessed ?? false,
+    encodingNote: out.note,
+    counts,
+  };
 }
 
 /** The spreadsheet row number of data row `index`. */

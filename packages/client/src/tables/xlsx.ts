@@ -1,157 +1,295 @@
 /**
- * The first sheet of an XLSX workbook as rows of text, with no dependency: an XLSX file is a zip
- * (APPNOTE.TXT: end-of-central-directory record, central directory, local headers; entries stored or
- * DEFLATE-compressed) of XML parts (ECMA-376 Part 1: xl/workbook.xml names the sheets in order,
- * xl/_rels/workbook.xml.rels says which part each is, xl/sharedStrings.xml holds the text that cells of
- * type "s" point at by index, and each worksheet's sheetData lists rows and cells by reference). Empty
- * rows are kept, so row numbers match what the spreadsheet shows.
+ * A sheet of an XLSX workbook as rows of text the way the spreadsheet shows them, with no dependency.
+ * An XLSX file is a zip (zip.ts) of XML parts (xml.ts), found as ECMA-376 says rather than by their
+ * usual names: _rels/.rels names the workbook part; the workbook's relationships name each sheet's
+ * part, the shared strings and the styles; the workbook lists the sheets in tab order with their
+ * state (hidden or not). Cells of type "s" point into the shared strings by index (an empty `<si/>` is
+ * an entry too); numbers are shown through their style's number format (number-format.ts). Empty rows
+ * are kept, so row numbers match what the spreadsheet shows.
  */
 import { InputError } from '../errors';
+import { DEFAULT_LIMITS, tooLarge, type TableLimits } from './limits';
+import { builtInFormat, formatNumber } from './number-format';
+import { Token, XmlCursor } from './xml';
+import { isCompoundFile, unreadable, ZipReader, type InflateRaw } from './zip';
 
-/** Raw DEFLATE decompression, e.g. node:zlib's inflateRawSync. */
-export type InflateRaw = (data: Uint8Array) => Uint8Array;
+export { isZip, type InflateRaw } from './zip';
 
-/** Largest part read, unpacked: a 50,000-row sheet is a few MB; a zip bomb is refused before it is inflated. */
-const MAX_PART_BYTES = 256 * 1024 * 1024;
-
-export function isZip(data: Uint8Array): boolean {
-  return data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04;
+export interface SheetInfo {
+  name: string;
+  hidden: boolean;
 }
 
-function unreadable(why: string): InputError {
-  return new InputError('file', 'xlsx', `The XLSX file could not be read (${why}). Save it again from the spreadsheet program, or as CSV. Nothing was sent or charged.`);
+export interface XlsxSheet {
+  rows: string[][];
+  /** The sheet read, and every sheet of the workbook in tab order. */
+  sheet: SheetInfo;
+  sheets: SheetInfo[];
 }
 
-interface ZipEntry {
-  method: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
+interface SheetEntry extends SheetInfo {
+  path?: string;
 }
 
-function centralDirectory(data: Uint8Array): Map<string, ZipEntry> {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  // The end record is 22 bytes plus a comment of up to 65,535 bytes.
-  let eocd = -1;
-  for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 65_535); i--) {
-    if (view.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
+const dirOf = (path: string): string => path.slice(0, path.lastIndexOf('/') + 1);
+
+/** A relationship's target as a part name (ECMA-376 Part 2, 9.3): relative to the source's folder, or absolute. */
+function resolve(base: string, target: string): string {
+  let t = target;
+  try {
+    t = decodeURIComponent(target);
+  } catch {
+    // Kept as written.
   }
-  if (eocd < 0) throw unreadable('no zip directory');
-  const count = view.getUint16(eocd + 10, true);
-  let at = view.getUint32(eocd + 16, true);
-  const names = new TextDecoder('utf-8');
-  const entries = new Map<string, ZipEntry>();
-  for (let k = 0; k < count; k++) {
-    if (at + 46 > data.length || view.getUint32(at, true) !== 0x02014b50) throw unreadable('a broken zip directory');
-    const nameLength = view.getUint16(at + 28, true);
-    const extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    const name = names.decode(data.subarray(at + 46, at + 46 + nameLength));
-    entries.set(name, {
-      method: view.getUint16(at + 10, true),
-      compressedSize: view.getUint32(at + 20, true),
-      size: view.getUint32(at + 24, true),
-      localOffset: view.getUint32(at + 42, true),
-    });
-    at += 46 + nameLength + extraLength + commentLength;
+  const segments = (t.startsWith('/') ? t.slice(1) : dirOf(base) + t).split('/');
+  const out: string[] = [];
+  for (const s of segments) {
+    if (s === '..') out.pop();
+    else if (s !== '.' && s !== '') out.push(s);
   }
-  return entries;
+  return out.join('/');
 }
 
-function readPart(data: Uint8Array, entries: Map<string, ZipEntry>, name: string, inflateRaw: InflateRaw): string | undefined {
-  const entry = entries.get(name);
-  if (!entry) return undefined;
-  if (entry.size > MAX_PART_BYTES) throw unreadable(`${name} is larger than ${MAX_PART_BYTES / 2 ** 20} MB unpacked`);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const local = entry.localOffset;
-  if (local + 30 > data.length || view.getUint32(local, true) !== 0x04034b50) throw unreadable(`a broken entry for ${name}`);
-  const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-  const packed = data.subarray(start, start + entry.compressedSize);
-  let bytes: Uint8Array;
-  if (entry.method === 0) bytes = packed;
-  else if (entry.method === 8) bytes = inflateRaw(packed);
-  else throw unreadable(`${name} uses zip method ${entry.method}`);
-  if (bytes.length > MAX_PART_BYTES) throw unreadable(`${name} is too large unpacked`);
-  return new TextDecoder('utf-8').decode(bytes);
-}
+const relsOf = (part: string): string => `${dirOf(part)}_rels/${part.slice(part.lastIndexOf('/') + 1)}.rels`;
 
-function xmlText(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-    return ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e]!;
-  });
-}
-
-function attr(tag: string, name: string): string | undefined {
-  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
-  return m ? xmlText(m[1]!) : undefined;
-}
-
-/** The text runs of a shared string or inline string, without phonetic guides (rPh). */
-function runsText(xml: string): string {
-  const withoutPhonetic = xml.replace(/<rPh\b[\s\S]*?<\/rPh>/g, '');
-  let out = '';
-  for (const m of withoutPhonetic.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)) out += xmlText(m[1]!);
+/** The relationships of a part: Id → { type, target part }. */
+function relationships(zip: ZipReader, part: string): Map<string, { type: string; target: string }> {
+  const out = new Map<string, { type: string; target: string }>();
+  const xml = zip.text(relsOf(part));
+  if (!xml) return out;
+  const cur = new XmlCursor(xml);
+  for (let t = cur.next(); t !== Token.End; t = cur.next()) {
+    if (t !== Token.Open || cur.name !== 'Relationship' || cur.attribute('TargetMode') === 'External') continue;
+    const id = cur.attribute('Id');
+    const target = cur.attribute('Target');
+    if (id && target) out.set(id, { type: cur.attribute('Type') ?? '', target: resolve(part, target) });
+  }
   return out;
 }
 
-function firstSheetPath(entries: Map<string, ZipEntry>, part: (n: string) => string | undefined): string {
-  const workbook = part('xl/workbook.xml');
-  const rels = part('xl/_rels/workbook.xml.rels');
-  const sheetTag = workbook?.match(/<sheet\b[^>]*>/)?.[0];
-  const relId = sheetTag ? attr(sheetTag, 'r:id') : undefined;
-  if (rels && relId) {
-    for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-      if (attr(m[0], 'Id') !== relId) continue;
-      const target = attr(m[0], 'Target') ?? '';
-      const path = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
-      if (entries.has(path)) return path;
+function workbookPath(zip: ZipReader): string {
+  for (const rel of relationships(zip, '').values()) {
+    if (/\/officeDocument$/.test(rel.type) && zip.has(rel.target)) return rel.target;
+  }
+  if (zip.has('xl/workbook.xml')) return 'xl/workbook.xml';
+  throw unreadable('no workbook in it');
+}
+
+/** Every `t` text of an `si` or `is` element (runs and plain text), without phonetic guides (rPh). */
+function stringItem(cur: XmlCursor, end: string): string {
+  if (cur.selfClosing) return '';
+  let out = '';
+  let inText = false;
+  for (let t = cur.next(); t !== Token.End; t = cur.next()) {
+    if (t === Token.Open) {
+      if (cur.name === 'rPh' || cur.name === 'phoneticPr') cur.skipElement();
+      else if (cur.name === 't') inText = !cur.selfClosing;
+    } else if (t === Token.Text) {
+      if (inText) out += cur.text;
+    } else if (t === Token.Close) {
+      if (cur.name === 't') inText = false;
+      else if (cur.name === end) break;
     }
   }
-  if (entries.has('xl/worksheets/sheet1.xml')) return 'xl/worksheets/sheet1.xml';
-  throw unreadable('no worksheet in it');
+  return out;
+}
+
+function sharedStrings(xml: string | undefined): string[] {
+  const out: string[] = [];
+  if (!xml) return out;
+  const cur = new XmlCursor(xml);
+  for (let t = cur.next(); t !== Token.End; t = cur.next()) if (t === Token.Open && cur.name === 'si') out.push(stringItem(cur, 'si'));
+  return out;
+}
+
+/** Each cell style's number format code, by the style's index (cellXfs, 18.8.10). */
+function cellFormats(xml: string | undefined): (string | undefined)[] {
+  if (!xml) return [];
+  const custom = new Map<number, string>();
+  const out: (string | undefined)[] = [];
+  const cur = new XmlCursor(xml);
+  let inCellXfs = false;
+  for (let t = cur.next(); t !== Token.End; t = cur.next()) {
+    if (t === Token.Open) {
+      if (cur.name === 'numFmt') custom.set(Number(cur.attribute('numFmtId')), cur.attribute('formatCode') ?? 'General');
+      else if (cur.name === 'cellXfs') inCellXfs = !cur.selfClosing;
+      else if (cur.name === 'xf' && inCellXfs) {
+        const id = Number(cur.attribute('numFmtId') ?? 0);
+        out.push(custom.get(id) ?? builtInFormat(id));
+      }
+    } else if (t === Token.Close && cur.name === 'cellXfs') inCellXfs = false;
+  }
+  return out;
+}
+
+function chooseSheet(sheets: SheetEntry[], choice: string | number | undefined): SheetEntry {
+  if (sheets.length === 0) throw unreadable('no worksheet in it');
+  const wanted = choice === undefined ? '' : String(choice).trim();
+  if (wanted === '') return sheets.find((s) => !s.hidden) ?? sheets[0]!;
+  const norm = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  const byName = sheets.find((s) => norm(s.name) === norm(wanted));
+  if (byName) return byName;
+  if (/^\d+$/.test(wanted) && Number(wanted) >= 1 && Number(wanted) <= sheets.length) return sheets[Number(wanted) - 1]!;
+  const names = sheets.map((s, i) => `${i + 1} "${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
+  throw new InputError('sheet', 'not_found', `The workbook has no sheet "${wanted.slice(0, 60)}". Its sheets are: ${names}. Give a sheet name or its position (1 is the first). Nothing was sent or charged.`);
 }
 
 function columnOf(ref: string | undefined): number | undefined {
-  const letters = ref?.match(/^[A-Z]+/)?.[0];
-  if (!letters) return undefined;
+  if (!ref) return undefined;
   let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) & ~32;
+    if (c < 65 || c > 90) break;
+    n = n * 26 + (c - 64);
+  }
+  return i === 0 ? undefined : n - 1;
 }
 
-/** The first sheet's rows, each cell as text; row i of the result is spreadsheet row i + 1. */
-export function readXlsxFirstSheet(data: Uint8Array, inflateRaw: InflateRaw): string[][] {
-  const entries = centralDirectory(data);
-  const part = (n: string): string | undefined => readPart(data, entries, n, inflateRaw);
-  const sheet = part(firstSheetPath(entries, part))!;
-  const shared: string[] = [];
-  const sst = part('xl/sharedStrings.xml');
-  if (sst) for (const m of sst.matchAll(/<si>([\s\S]*?)<\/si>/g)) shared.push(runsText(m[1]!));
+/** An ISO 8601 date-time (a cell of type "d", 18.18.11) as a serial day number in the workbook's system. */
+function serialOf(iso: string, date1904: boolean): number | undefined {
+  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) || !iso.includes('T') ? iso : `${iso}Z`);
+  if (Number.isNaN(ms)) return undefined;
+  const days = ms / 86_400_000;
+  if (date1904) return days + 24_107;
+  const serial = days + 25_569;
+  return serial < 61 ? serial - 1 : serial;
+}
 
-  const rows: string[][] = [];
-  for (const rowMatch of sheet.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
-    const rowNumber = Number(attr(rowMatch[1]!, 'r') ?? rows.length + 1);
-    while (rows.length < rowNumber - 1) rows.push(['']);
-    const cells: string[] = [];
-    for (const c of (rowMatch[2] ?? '').matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-      const attrs = c[1]!;
-      const at = columnOf(attr(attrs, 'r')) ?? cells.length;
-      const type = attr(attrs, 't');
-      const body = c[2] ?? '';
-      const v = body.match(/<v>([\s\S]*?)<\/v>/)?.[1];
-      let text: string;
-      if (type === 's') text = shared[Number(v)] ?? '';
-      else if (type === 'inlineStr') text = runsText(body);
-      else if (type === 'b') text = v === '1' ? 'TRUE' : v === '0' ? 'FALSE' : '';
-      else text = v === undefined ? '' : xmlText(v);
-      while (cells.length < at) cells.push('');
-      cells[at] = text;
+/**
+ * A sheet's rows (by name or 1-based position; the first visible sheet by default), each cell as the
+ * spreadsheet shows it; row i of the result is spreadsheet row i + 1.
+ */
+export function readXlsx(data: Uint8Array, inflateRaw: InflateRaw, sheetChoice?: string | number, limits: TableLimits = DEFAULT_LIMITS): XlsxSheet {
+  if (isCompoundFile(data)) throw unreadable('it is encrypted with a password, or an old .xls file: open it, remove the password or save it as .xlsx');
+  const zip = new ZipReader(data, inflateRaw, limits.maxUnpackedBytes);
+  try {
+    return read(zip, sheetChoice, limits);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw unreadable(`its XML is broken: ${error.message}`);
+    throw error;
+  }
+}
+
+function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: TableLimits): XlsxSheet {
+  const bookPath = workbookPath(zip);
+  const rels = relationships(zip, bookPath);
+  const book = new XmlCursor(zip.text(bookPath)!);
+  const sheets: SheetEntry[] = [];
+  let date1904 = false;
+  for (let t = book.next(); t !== Token.End; t = book.next()) {
+    if (t !== Token.Open) continue;
+    if (book.name === 'workbookPr') date1904 = /^(1|true)$/.test(book.attribute('date1904') ?? '');
+    else if (book.name === 'sheet') {
+      const state = book.attribute('state');
+      const rel = rels.get(book.attribute('id') ?? '');
+      sheets.push({ name: book.attribute('name') ?? '', hidden: state === 'hidden' || state === 'veryHidden', path: rel?.target });
     }
-    rows.push(cells.length ? cells : ['']);
+  }
+  if (sheets.length === 0 && zip.has('xl/worksheets/sheet1.xml')) sheets.push({ name: 'Sheet1', hidden: false, path: 'xl/worksheets/sheet1.xml' });
+  const chosen = chooseSheet(sheets, sheetChoice);
+  if (!chosen.path || !zip.has(chosen.path)) {
+    throw unreadable(`sheet "${chosen.name}" is not a worksheet (a chart sheet or a missing part); choose another sheet`);
+  }
+  const byType = (suffix: string, usual: string): string | undefined => {
+    for (const rel of rels.values()) if (rel.type.endsWith(suffix) && zip.has(rel.target)) return rel.target;
+    return zip.has(usual) ? usual : undefined;
+  };
+  const sstPath = byType('/sharedStrings', 'xl/sharedStrings.xml');
+  const stylesPath = byType('/styles', 'xl/styles.xml');
+  const shared = sharedStrings(sstPath ? zip.text(sstPath) : undefined);
+  const formats = cellFormats(stylesPath ? zip.text(stylesPath) : undefined);
+  const rows = sheetRows(zip.text(chosen.path)!, shared, formats, date1904, limits);
+  return { rows, sheet: { name: chosen.name, hidden: chosen.hidden }, sheets: sheets.map(({ name, hidden }) => ({ name, hidden })) };
+}
+
+function sheetRows(xml: string, shared: string[], formats: (string | undefined)[], date1904: boolean, limits: TableLimits): string[][] {
+  const rows: string[][] = [];
+  let cells = 0;
+  const cur = new XmlCursor(xml);
+  let row: string[] | undefined;
+  // The current cell.
+  let col = -1;
+  let type = '';
+  let style = 0;
+  let value: string | undefined;
+  let inline = '';
+  let inValue = false;
+  for (let t = cur.next(); t !== Token.End; t = cur.next()) {
+    if (t === Token.Open) {
+      const name = cur.name;
+      if (name === 'c' && row) {
+        col = columnOf(cur.attribute('r')) ?? row.length;
+        type = cur.attribute('t') ?? 'n';
+        style = Number(cur.attribute('s') ?? 0);
+        value = undefined;
+        inline = '';
+        if (cur.selfClosing) endCell();
+      } else if (name === 'v' && row) {
+        inValue = !cur.selfClosing;
+        if (cur.selfClosing) value = '';
+      } else if (name === 'is' && row) inline = stringItem(cur, 'is');
+      else if (name === 'f') cur.skipElement();
+      else if (name === 'row') {
+        const r = Number(cur.attribute('r') ?? rows.length + 1);
+        const at = Number.isInteger(r) && r > rows.length ? r : rows.length + 1;
+        if (at > limits.maxRows) throw tooLarge('rows', limits.maxRows);
+        while (rows.length < at - 1) rows.push(['']);
+        row = [];
+        if (cur.selfClosing) endRow();
+      }
+    } else if (t === Token.Text) {
+      if (inValue) value = (value ?? '') + cur.text;
+    } else if (t === Token.Close) {
+      if (cur.name === 'v') inValue = false;
+      else if (cur.name === 'c' && row) endCell();
+      else if (cur.name === 'row') endRow();
+    }
   }
   return rows;
+
+  function endRow(): void {
+    rows.push(row!.length ? row! : ['']);
+    row = undefined;
+  }
+
+  function endCell(): void {
+    const text = cellText();
+    if (col >= limits.maxColumns) throw tooLarge('columns', limits.maxColumns);
+    if (text === '' && col >= row!.length) return;
+    if (col + 1 - row!.length + cells > limits.maxCells) throw tooLarge('cells', limits.maxCells);
+    cells += Math.max(0, col + 1 - row!.length);
+    while (row!.length < col) row!.push('');
+    row![col] = text;
+  }
+
+  function cellText(): string {
+    switch (type) {
+      case 's':
+        return shared[Number(value)] ?? '';
+      case 'inlineStr':
+        return inline || (value ?? '');
+      case 'str':
+      case 'e':
+        return value ?? '';
+      case 'b':
+        return value === '1' || value === 'true' ? 'TRUE' : value === '0' || value === 'false' ? 'FALSE' : '';
+      case 'd': {
+        const serial = value === undefined ? undefined : serialOf(value, date1904);
+        const format = formats[style];
+        return serial === undefined || !format ? (value ?? '') : formatNumber(serial, value!, format, date1904);
+      }
+      default: {
+        if (value === undefined || value === '') return '';
+        const format = formats[style];
+        const n = Number(value);
+        return format && !Number.isNaN(n) ? formatNumber(n, value, format, date1904) : value;
+      }
+    }
+  }
+}
+
+/** The first visible sheet's rows, each cell as text; row i of the result is spreadsheet row i + 1. */
+export function readXlsxFirstSheet(data: Uint8Array, inflateRaw: InflateRaw): string[][] {
+  return readXlsx(data, inflateRaw).rows;
 }
