@@ -4,6 +4,7 @@
  * flow here: the same nodes from the rows to the merge, the same merge code, and a write-back of every
  * merged row into the sheet by its row number.
  */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
 import path from 'node:path';
 import { listDir, readText } from './support/files';
 
