@@ -3,14 +3,22 @@
  * relative link must name a file or folder that is tracked here (two READMEs once linked to a spec file
  * that lives outside the repository).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(__dirname, '..', '..');
-const markdownFiles = execFileSync('git', ['ls-files', '*.md'], { cwd: root, encoding: 'utf8' })
-  .split('\n')
-  .filter((f) => f && !f.includes('node_modules/'));
+// What .gitignore keeps out of a clone (a walk, not `git ls-files`: a unit test starts no process).
+const UNTRACKED = new Set(['.git', 'node_modules', 'dist', 'coverage', '.n8n-cache', 'bench/results']);
+
+function markdownUnder(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory())
+      return UNTRACKED.has(entry.name) || UNTRACKED.has(path) ? [] : markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const markdownFiles = markdownUnder('').sort();
 
 /** Relative targets of `[text](target)` links, without anchors; external and in-page links skipped. */
 function relativeLinks(text: string): string[] {

@@ -1,10 +1,9 @@
 /**
  * Windows of a job's rows against the real sandbox over loopback: consecutive windows cover every row once,
- * in order; a running job is never reported complete; a deadline ends a window with what was read and says
- * where to go on.
+ * in order; a running job is never reported complete. A deadline ending a window is timed by the wall
+ * clock: deadlines.e2e.test.ts.
  */
-import { EmailVerificationClient, type Job } from '@evf/client';
-import { fetchTransport, nodeRuntime } from '@evf/client/node';
+import type { EmailVerificationClient, Job } from '@evf/client';
 import type { Sandbox } from '@evf/sandbox';
 import { clientFor, eventually, freshAccount, startFastSandbox } from '../../../test/support/sandbox';
 
@@ -72,21 +71,4 @@ it('a job still running ends its window as running and truncated, with where to 
   } finally {
     await slow.close();
   }
-});
-
-it('a deadline ends the window with the rows read so far and the position to go on from', async () => {
-  const account = freshAccount(sb);
-  const emails = list(2_500, 'time');
-  const job = await finishedJob(clientFor(sb, account.apiKey).client, emails);
-  const client = new EmailVerificationClient({ apiKey: account.apiKey, baseUrl: sb.baseUrl, transport: fetchTransport, runtime: nodeRuntime, timeoutMs: 2_000 });
-  // The third page hangs far past the deadline.
-  sb.faults.slow({ path: `/v1/jobs/${job.job_id}/results`, method: 'GET', delayMs: 0, count: 2 });
-  sb.faults.slow({ path: `/v1/jobs/${job.job_id}/results`, method: 'GET', delayMs: 3_000, count: 1 });
-  const started = Date.now();
-  const window = await client.resultsWindow(job.job_id, { maxRows: 5_000, deadline: started + 1_000 });
-  expect(Date.now() - started).toBeLessThan(1_500);
-  expect(window.end).toBe('time');
-  expect(window.truncated).toBe(true);
-  expect(window.rows.map((r) => r.email)).toEqual(emails.slice(0, 2_000));
-  expect(window.nextStartRow).toBe(2_000);
 });

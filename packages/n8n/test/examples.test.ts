@@ -4,7 +4,8 @@
  * flow here: the same nodes from the rows to the merge, the same merge code, and a write-back of every
  * merged row into the sheet by its row number.
  */
-import { PACKAGE_DIR } from './harness/n8n-runner';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
+import path from 'node:path';
 import { listDir, readText } from './support/files';
 
 interface Node {
@@ -20,7 +21,7 @@ interface Workflow {
 	connections: Record<string, Record<string, Array<Array<{ node: string }> | null>>>;
 }
 
-const dir = `${PACKAGE_DIR}/examples`;
+const dir = path.join(__dirname, '..', 'examples');
 const load = (file: string): Workflow => JSON.parse(readText(`${dir}/${file}`)) as Workflow;
 const examples = listDir(dir).filter((file) => file.endsWith('.json'));
 const fileFlow = load('file-bulk-verify-write-back.json');

@@ -6,7 +6,7 @@
  */
 import { verifyWebhook } from '@evf/client';
 import vectors from '../../../shared/test-vectors/webhook-vectors.json';
-import { atCurrentTime, type Vector } from './support/workflows';
+import { atCurrentTime, type Vector } from './support/vectors';
 
 const all = vectors as unknown as Vector[];
 

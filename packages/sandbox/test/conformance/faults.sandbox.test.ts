@@ -81,21 +81,6 @@ describe('sandbox conformance: fault injection (options, handle and admin HTTP A
     expect(rows.map((r) => r.email)).toEqual(emails);
   });
 
-  test('slow responses and per-request latency delay answers by real milliseconds', async () => {
-    // A long hold, so "the second call is not held" has a wide margin on a loaded machine.
-    sb.faults.slow({ path: '/v1/jobs', delayMs: 1500, count: 1 });
-    let t = Date.now();
-    await call('GET', '/v1/jobs');
-    expect(Date.now() - t).toBeGreaterThanOrEqual(1490);
-    t = Date.now();
-    await call('GET', '/v1/jobs');
-    expect(Date.now() - t).toBeLessThan(1000);
-    sb.faults.setLatency(80);
-    t = Date.now();
-    await call('GET', '/v1/account');
-    expect(Date.now() - t).toBeGreaterThanOrEqual(75);
-  });
-
   test('pausing new jobs: 503 with Retry-After on bulk submission only, nothing charged; resuming lets jobs in', async () => {
     sb.faults.pauseNewJobs({ retryAfterSeconds: 120 });
     const r = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } });
