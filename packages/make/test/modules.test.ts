@@ -70,8 +70,8 @@ test('List results: every row of every page, each with its category', async () =
   const r = await runModule('listResults', { job_id: JOB }, conn);
   expectContractRequests(r.requests);
   const rows = [
-    ...(body('results.page1.200').results as object[]),
-    ...(body('results.page2.200').results as object[]),
+    ...(body('results.page1.200')['results'] as object[]),
+    ...(body('results.page2.200')['results'] as object[]),
   ];
   expect(r.bundles).toHaveLength(rows.length);
   rows.forEach((row, i) => expect(r.bundles[i]).toMatchObject({ ...row, category: expect.any(String) }));
