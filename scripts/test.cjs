@@ -1,43 +1,64 @@
 #!/usr/bin/env node
 // `npm test`: every check of the monorepo, in the order a failure is cheapest to find.
-// 1. types of the shared code, 2. the client's build (CJS + ESM + d.ts), 3. every jest suite,
-// 4. each package's own checks (`check` scripts: builds, platform linters and validators, the real-n8n e2e).
+// 1. types, 2. lint, 3. the client's build (CJS + ESM + d.ts), 4-6. the jest tiers (unit, sandbox, e2e;
+// jest.config.js), 7. each package's own checks (`check` scripts: builds, platform linters and
+// validators, the real-n8n e2e). Each step prints its time; the tiers' times are repeated at the end.
+// `node scripts/test.cjs unit lint` runs only the steps whose titles contain one of the words.
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
-// jest's own summary is kept for the closing line, which CI reads as "N passed, N failed".
+// jest's own summaries are kept for the closing line, which CI reads as "N passed, N failed".
 const resultsDir = mkdtempSync(join(tmpdir(), 'evf-test-'));
-const jestResults = join(resultsDir, 'jest.json');
+const jestTier = (tier, what) => [
+  `Jest ${tier} tier (${what})`,
+  'npx',
+  ['jest', '--ci', '--selectProjects', tier, '--json', `--outputFile=${join(resultsDir, `${tier}.json`)}`],
+  tier,
+];
 
 const steps = [
-  ['Type check (client, sandbox, contract, cross-package tests)', 'npx', ['tsc', '-p', 'tsconfig.check.json']],
+  ['Type check (every package)', 'npm', ['run', 'typecheck']],
   ['Lint (one root config; the n8n package has its own)', 'npm', ['run', 'lint']],
   ['Build the client', 'npm', ['run', 'build', '-w', '@evf/client']],
-  ['Unit, contract, conformance and end-to-end tests (jest)', 'npx', ['jest', '--ci', '--json', `--outputFile=${jestResults}`]],
-  ["Packages' own checks", 'npm', ['run', 'check', '--workspaces', '--if-present']],
+  jestTier('unit', 'no socket, no process, no wall clock'),
+  jestTier('sandbox', 'the in-process sandbox on loopback'),
+  jestTier('e2e', 'processes, the Zapier CLI, 50,000-row flows, wall-clock budgets'),
+  ["Packages' own checks (the real-n8n e2e among them)", 'npm', ['run', 'check', '--workspaces', '--if-present']],
 ];
 
 const only = process.argv.slice(2);
-for (const [title, cmd, args] of steps) {
+const tierTimes = [];
+let exitCode = 0;
+for (const [title, cmd, args, tier] of steps) {
   if (only.length && !only.some((o) => title.toLowerCase().includes(o.toLowerCase()))) continue;
   console.log(`\n▶ ${title}`);
   const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (tier) tierTimes.push(`${tier} ${secs} s`);
   if (r.status !== 0) {
     console.error(`✖ ${title} failed after ${secs} s`);
-    process.exit(r.status ?? 1);
+    exitCode = r.status ?? 1;
+    break;
   }
   console.log(`✔ ${title} (${secs} s)`);
 }
 
-try {
-  const r = JSON.parse(readFileSync(jestResults, 'utf8'));
-  console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
-} catch {
-  // The jest step was not selected in this run.
-} finally {
-  rmSync(resultsDir, { recursive: true, force: true });
+const totals = { passed: 0, failed: 0, skipped: 0, runs: 0 };
+for (const tier of ['unit', 'sandbox', 'e2e']) {
+  try {
+    const r = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests;
+    totals.runs += 1;
+  } catch {
+    // This tier was not selected in this run, or did not get to write its summary.
+  }
 }
+rmSync(resultsDir, { recursive: true, force: true });
+if (tierTimes.length) console.log(`\ntier times: ${tierTimes.join(', ')}`);
+if (totals.runs) console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(exitCode);
