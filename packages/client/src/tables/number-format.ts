@@ -181,6 +181,15 @@ function parse(section: string): { parts: Part[]; isDate: boolean; condition?: [
     }
   }
   if (isDate) {
+    // m and mm are minutes right after an hour or right before a second (mi, mmi), else the month.
+    const dateAt = parts.map((p, k) => (p.kind === 'date' && !p.token.startsWith('.') ? k : -1)).filter((k) => k >= 0);
+    dateAt.forEach((k, n) => {
+      const p = parts[k] as { kind: 'date'; token: string };
+      if (p.token !== 'm' && p.token !== 'mm') return;
+      const prev = n > 0 ? (parts[dateAt[n - 1]!] as { token: string }).token : '';
+      const next = n + 1 < dateAt.length ? (parts[dateAt[n + 1]!] as { token: string }).token : '';
+      if (/^(h+|\[h+\])$/.test(prev) || /^(s+|\[s+\])$/.test(next)) p.token += 'i';
+    });
     // In a date, digits, points and commas are literal text.
     for (let k = 0; k < parts.length; k++) {
       const p = parts[k]!;
@@ -194,6 +203,21 @@ function parse(section: string): { parts: Part[]; isDate: boolean; condition?: [
   return { parts, isDate, condition };
 }
 
+type ParsedFormat = { all: string[]; parsed: ReturnType<typeof parse>[] };
+// A workbook has a few dozen formats and 50,000 rows use them: each is parsed once.
+const cache = new Map<string, ParsedFormat>();
+
+function parsedFormat(format: string): ParsedFormat {
+  let hit = cache.get(format);
+  if (!hit) {
+    const all = sections(format);
+    hit = { all, parsed: all.map(parse) };
+    if (cache.size > 1000) cache.clear();
+    cache.set(format, hit);
+  }
+  return hit;
+}
+
 const holds = ([op, n]: [string, number], v: number): boolean =>
   op === '<' ? v < n : op === '<=' ? v <= n : op === '>' ? v > n : op === '>=' ? v >= n : op === '=' ? v === n : v !== n;
 
@@ -203,8 +227,8 @@ const holds = ([op, n]: [string, number], v: number): boolean =>
  */
 export function formatNumber(value: number, raw: string, format: string, date1904 = false): string {
   if (!Number.isFinite(value)) return raw;
-  const all = sections(format);
-  const parsed = all.map(parse);
+  if (format === 'General') return raw;
+  const { all, parsed } = parsedFormat(format);
   // Pick the section: with conditions, the first whose condition holds; otherwise by sign.
   let index: number;
   let absolute = false;
@@ -434,19 +458,12 @@ function formatDate(v: number, parts: Part[], date1904: boolean): string {
     if (days === 0) [year, month, day] = [1900, 1, 0];
   }
   const twelve = parts.some((p) => p.kind === 'date' && /^(am\/pm|a\/p)$/i.test(p.token));
-  const dateTokens = parts.map((p, k) => ({ p, k })).filter((x) => x.p.kind === 'date') as { p: { kind: 'date'; token: string }; k: number }[];
-  const isMinute = (k: number): boolean => {
-    const at = dateTokens.findIndex((x) => x.k === k);
-    const prev = dateTokens.slice(0, at).reverse().find((x) => !x.p.token.startsWith('.'));
-    const next = dateTokens.slice(at + 1).find((x) => !x.p.token.startsWith('.'));
-    return (prev !== undefined && /^(h+|\[h+\])$/.test(prev.p.token)) || (next !== undefined && /^(s+|\[s+\])$/.test(next.p.token));
-  };
   const elapsedDays = days;
   let out = '';
-  parts.forEach((p, k) => {
+  for (const p of parts) {
     if (p.kind !== 'date') {
       out += p.kind === 'literal' ? p.text : '';
-      return;
+      continue;
     }
     const t = p.token;
     const lower = t.toLowerCase();
@@ -462,14 +479,15 @@ function formatDate(v: number, parts: Part[], date1904: boolean): string {
       const h = twelve ? hours % 12 || 12 : hours;
       out += t.length === 1 ? String(h) : pad(h);
     } else if (t[0] === 's') out += t.length === 1 ? String(seconds) : pad(seconds);
+    else if (t === 'mi') out += String(minutes);
+    else if (t === 'mmi') out += pad(minutes);
     else if (t[0] === 'm') {
-      if (t.length <= 2 && isMinute(k)) out += t.length === 1 ? String(minutes) : pad(minutes);
-      else if (t.length === 1) out += String(month);
+      if (t.length === 1) out += String(month);
       else if (t.length === 2) out += pad(month);
       else if (t.length === 3) out += MONTHS[month - 1]!.slice(0, 3);
       else if (t.length === 5) out += MONTHS[month - 1]![0];
       else out += MONTHS[month - 1]!;
     } else out += t;
-  });
+  }
   return out;
 }
