@@ -166,9 +166,10 @@ def text_files(shown_csv):
     write('windows-1252.csv', ',', 'cp1252')
     write('windows-1252-semicolon-sep.csv', ';', 'cp1252', sep_line=True)
     write('tab.tsv', '\t', 'utf-8', line='\n')
-    # Google Sheets' File > Download > CSV: UTF-8 without a BOM, cells as shown, quoted only where
-    # needed (RFC 4180). This shape is from Google's Drive export as users describe it (UTF-8, which
-    # Excel's own CSV is not), not from a live export made here; CRLF follows RFC 4180.
+    # Google Sheets' File > Download > CSV: UTF-8 (community.certain.com/webhelp/508/certain6.1/
+    # csv_format.htm recommends it over Excel for that reason) without a BOM, cells as shown, quoted
+    # only where needed. Not checked against a live export here: the BOM's absence and the CRLF line
+    # ends (RFC 4180's) are this script's assumption of the shape.
     write('google-sheets.csv', ',', 'utf-8')
 
 

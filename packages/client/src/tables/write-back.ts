@@ -49,10 +49,11 @@ export interface WrittenBack {
 
 /**
  * The encoding to write back in: the one the file came in, so the program that made it opens the
- * results the same way; UTF-8 always with a byte order mark (without one Excel reads UTF-8 as the
- * Windows code page and shows "MÃ¼ller"), except beside Excel's `sep=` line, which Excel reads only
- * in a file without one; UTF-16 with its mark; XLSX and text given as a string as UTF-8 with a mark.
- * Windows-1252 unless the results hold a character it has not (then UTF-8 with a mark).
+ * results the same way. UTF-8 with a byte order mark: Excel recognises UTF-8 only by it and otherwise
+ * reads the Windows code page ("MÃ¼ller"; hilton.org.uk/blog/csv-excel). Beside Excel's `sep=` line a
+ * UTF-8 file is kept as it came, since Excel is widely reported to show that line as a row when a mark
+ * precedes it (reported, not checked here). UTF-16 with its mark. XLSX, and text given as a string,
+ * as UTF-8 with a mark. Windows-1252 unless the results hold a character it has not (then UTF-8).
  */
 function outputEncoding(table: TableList, text: string): { encoding: TextEncoding; bom: boolean; note: string } {
   const source = table.text;
