@@ -196,6 +196,12 @@ def main():
             soffice(os.path.join(OUT, f'{name}.xlsx'), f'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,{sheet}', tmp)
             produced = [f for f in os.listdir(tmp) if f.startswith(name) and f.endswith('.csv')][0]
             shutil.move(os.path.join(tmp, produced), os.path.join(OUT, f'{name}.shown.csv'))
+        # LibreOffice's own text exports of its workbook: ';' in Windows-1252 (encoding 1), and tab in
+        # UTF-16 with a BOM (encoding 65535), as Excel's "Unicode Text" is.
+        for target, options in (('libreoffice-semicolon-1252.csv', '59,34,1'), ('libreoffice-unicode.txt', '9,34,65535')):
+            soffice(os.path.join(OUT, 'libreoffice.xlsx'), f'csv:Text - txt - csv (StarCalc):{options},1,,0,false,true,true,false,false,2', tmp)
+            produced = [f for f in os.listdir(tmp) if f.startswith('libreoffice') and f.endswith('.csv')][0]
+            shutil.move(os.path.join(tmp, produced), os.path.join(OUT, target))
     text_files(os.path.join(OUT, 'libreoffice.shown.csv'))
     print('written:', ', '.join(sorted(os.listdir(OUT))))
 

@@ -31,6 +31,8 @@ const TEXT_FILES: Record<string, { encoding: string; bom: boolean; guessed: bool
   'windows-1252-semicolon-sep.csv': { encoding: 'windows-1252', bom: false, guessed: true, delimiter: ';', sepLine: true },
   'tab.tsv': { encoding: 'utf-8', bom: false, guessed: true, delimiter: '\t' },
   'google-sheets.csv': { encoding: 'utf-8', bom: false, guessed: true, delimiter: ',' },
+  'libreoffice-semicolon-1252.csv': { encoding: 'windows-1252', bom: false, guessed: true, delimiter: ';' },
+  'libreoffice-unicode.txt': { encoding: 'utf-16le', bom: true, guessed: false, delimiter: '\t' },
 };
 
 /** Disagreements with SheetJS, each a row of ORACLES.md: file → "row,column" → why. */
