@@ -20,7 +20,11 @@ let kept: unknown;
 try {
   if (variant === 'sheetjs') {
     const wb = XLSX.read(bytes);
-    const data = XLSX.utils.sheet_to_json<string[]>(wb.Sheets[wb.SheetNames[0]!]!, { header: 1, raw: false, defval: '' });
+    const data = XLSX.utils.sheet_to_json<string[]>(wb.Sheets[wb.SheetNames[0]!]!, {
+      header: 1,
+      raw: false,
+      defval: '',
+    });
     rows = data.length - 1;
     kept = data;
   } else if (variant === 'csv-parse') {

@@ -23,15 +23,31 @@ interface ChildResult {
 
 function sheetRows(n: number): (string | number | Date)[][] {
   const rows: (string | number | Date)[][] = [['Email', 'Name', 'Signed Up', 'Zip', 'Phone', 'Score']];
-  for (let i = 0; i < n; i++) rows.push([`user${i}@domain${i % 997}.com`, `Name ${i}`, new Date(Date.UTC(2020, 0, 1 + (i % 1500))), String(i % 100000).padStart(5, '0'), 447900000000 + i, (i % 1000) / 10]);
+  for (let i = 0; i < n; i++)
+    rows.push([
+      `user${i}@domain${i % 997}.com`,
+      `Name ${i}`,
+      new Date(Date.UTC(2020, 0, 1 + (i % 1500))),
+      String(i % 100000).padStart(5, '0'),
+      447900000000 + i,
+      (i % 1000) / 10,
+    ]);
   return rows;
 }
 
 /** A workbook of one sheet; `declared` is the sheet's size its zip directory gives (its own by default). */
 function workbookZip(sheet: Buffer, declared = 0): Buffer {
   const files: Array<[string, Buffer, number]> = [
-    ['xl/workbook.xml', Buffer.from('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'), 0],
-    ['xl/_rels/workbook.xml.rels', Buffer.from('<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>'), 0],
+    [
+      'xl/workbook.xml',
+      Buffer.from('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
+      0,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      Buffer.from('<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>'),
+      0,
+    ],
     ['xl/worksheets/sheet1.xml', sheet, declared],
   ];
   const locals: Buffer[] = [];
@@ -84,23 +100,54 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
     // The densest sheet within the unpacking cap: 63 MiB of one-digit cells, 10 a row (4.1 million).
     const row = `<row>${'<c><v>1</v></c>'.repeat(10)}</row>`;
     const dense = join(dir, 'dense.xlsx');
-    writeFileSync(dense, workbookZip(Buffer.from(`<worksheet><sheetData>${row.repeat(Math.floor((63 * 2 ** 20) / row.length))}</sheetData></worksheet>`)));
-    const results: Record<string, ChildResult[]> = { ours: [], sheetjs: [], oursCsv: [], csvParse: [], bomb: [], dense: [] };
+    writeFileSync(
+      dense,
+      workbookZip(
+        Buffer.from(
+          `<worksheet><sheetData>${row.repeat(Math.floor((63 * 2 ** 20) / row.length))}</sheetData></worksheet>`,
+        ),
+      ),
+    );
+    const results: Record<string, ChildResult[]> = {
+      ours: [],
+      sheetjs: [],
+      oursCsv: [],
+      csvParse: [],
+      bomb: [],
+      dense: [],
+    };
     for (let r = 0; r < runs; r++) {
       results.ours!.push(runChild<ChildResult>('tables-child.ts', ['ours', xlsx], { exposeGc: true }));
       results.sheetjs!.push(runChild<ChildResult>('tables-child.ts', ['sheetjs', xlsx], { exposeGc: true }));
       results.oursCsv!.push(runChild<ChildResult>('tables-child.ts', ['ours', csv], { exposeGc: true }));
-      results.csvParse!.push(runChild<ChildResult>('tables-child.ts', ['csv-parse', csv], { exposeGc: true }));
+      results.csvParse!.push(
+        runChild<ChildResult>('tables-child.ts', ['csv-parse', csv], { exposeGc: true }),
+      );
       results.bomb!.push(runChild<ChildResult>('tables-child.ts', ['ours', bomb], { exposeGc: true }));
       results.dense!.push(runChild<ChildResult>('tables-child.ts', ['ours', dense], { exposeGc: true }));
     }
     const time = (v: string) => summarize(results[v]!.map((x) => x.ms));
     const rss = (v: string) => summarize(results[v]!.map((x) => x.peakRssMb));
-    const same = results.ours![0]!.rows === size && results.sheetjs![0]!.rows === size && results.oursCsv![0]!.rows === size && results.csvParse![0]!.rows === size;
-    log(`table read 50k XLSX: ours ${fmtSummary(time('ours'), ' ms')}, SheetJS ${fmtSummary(time('sheetjs'), ' ms')}; CSV: ours ${fmtSummary(time('oursCsv'), ' ms')}, csv-parse ${fmtSummary(time('csvParse'), ' ms')}; all ${size} rows: ${same}`);
+    const same =
+      results.ours![0]!.rows === size &&
+      results.sheetjs![0]!.rows === size &&
+      results.oursCsv![0]!.rows === size &&
+      results.csvParse![0]!.rows === size;
+    log(
+      `table read 50k XLSX: ours ${fmtSummary(time('ours'), ' ms')}, SheetJS ${fmtSummary(time('sheetjs'), ' ms')}; CSV: ours ${fmtSummary(time('oursCsv'), ' ms')}, csv-parse ${fmtSummary(time('csvParse'), ' ms')}; all ${size} rows: ${same}`,
+    );
     log(`lying zip (100 B declared, 300 MiB inside): ${results.bomb![0]!.refused ?? 'NOT refused'}`);
     log(`densest sheet in the cap: ${results.dense![0]!.refused ?? 'NOT refused'}`);
-    const pair = (measure: string, a: string, b: string, name: string, f: (v: string) => ReturnType<typeof summarize>, digits: number, target: string, met: boolean | null): Row => ({
+    const pair = (
+      measure: string,
+      a: string,
+      b: string,
+      name: string,
+      f: (v: string) => ReturnType<typeof summarize>,
+      digits: number,
+      target: string,
+      met: boolean | null,
+    ): Row => ({
       benchmark: `7. Table read 50k ${a === 'ours' ? 'XLSX' : 'CSV'}`,
       measure,
       ours: fmtSummary(f(a), '', digits),
@@ -110,8 +157,26 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       met,
     });
     return [
-      pair('time ms, median (min–max)', 'ours', 'sheetjs', 'SheetJS', time, 0, '<= SheetJS', time('ours').median <= time('sheetjs').median),
-      pair('peak RSS MiB', 'ours', 'sheetjs', 'SheetJS', rss, 0, '<= SheetJS', rss('ours').median <= rss('sheetjs').median),
+      pair(
+        'time ms, median (min–max)',
+        'ours',
+        'sheetjs',
+        'SheetJS',
+        time,
+        0,
+        '<= SheetJS',
+        time('ours').median <= time('sheetjs').median,
+      ),
+      pair(
+        'peak RSS MiB',
+        'ours',
+        'sheetjs',
+        'SheetJS',
+        rss,
+        0,
+        '<= SheetJS',
+        rss('ours').median <= rss('sheetjs').median,
+      ),
       pair('time ms, median (min–max)', 'oursCsv', 'csvParse', 'csv-parse', time, 0, '–', null),
       pair('peak RSS MiB', 'oursCsv', 'csvParse', 'csv-parse', rss, 0, '–', null),
       {

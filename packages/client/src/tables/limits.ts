@@ -16,7 +16,12 @@ export interface TableLimits {
   maxCells: number;
 }
 
-export const DEFAULT_LIMITS: TableLimits = { maxUnpackedBytes: 64 * 2 ** 20, maxRows: 1_048_576, maxColumns: 16_384, maxCells: 3_000_000 };
+export const DEFAULT_LIMITS: TableLimits = {
+  maxUnpackedBytes: 64 * 2 ** 20,
+  maxRows: 1_048_576,
+  maxColumns: 16_384,
+  maxCells: 3_000_000,
+};
 
 export function tooLarge(what: string, limit: number): InputError {
   return new InputError(

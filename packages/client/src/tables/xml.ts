@@ -9,7 +9,6 @@
 export const Token = { End: 0, Open: 1, Close: 2, Text: 3 } as const;
 export type TokenKind = (typeof Token)[keyof typeof Token];
 
-
 const localName = (name: string): string => {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
