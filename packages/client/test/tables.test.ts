@@ -20,6 +20,7 @@ import {
 } from '../src/index';
 import { DEFAULT_LIMITS } from '../src/tables';
 import { formatNumber } from '../src/tables/number-format';
+import { decodeText, encodeText } from '../src/tables/encoding';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] =>
@@ -479,5 +480,43 @@ describe('number formats, as LibreOffice 7.4 shows them', () => {
     expect(formatNumber(12.5, '12.5', '[$€-407] #,##0.00')).toBe('€ 12.50');
     expect(formatNumber(45356.604166666664, '45356.604166666664', 'General')).toBe('45356.604166666664');
     expect(formatNumber(447912345678, '447912345678', 'General')).toBe('447912345678');
+  });
+});
+
+describe('encodings told from the bytes', () => {
+  it('Windows-1252: every byte decodes as the WHATWG index says and encodes back to itself', () => {
+    const all = new Uint8Array(256).map((_, i) => i);
+    // Invalid UTF-8 (a lone 0x80), so the bytes are read as Windows-1252.
+    const decoded = decodeText(all);
+    expect(decoded).toMatchObject({ encoding: 'windows-1252', guessed: true });
+    expect(decoded.text.slice(0x80, 0x8c)).toBe('€\u0081‚ƒ„…†‡ˆ‰Š‹');
+    expect(decoded.text.slice(0xe4, 0xe5)).toBe('ä');
+    expect([...encodeText(decoded.text, 'windows-1252', false)]).toEqual([...all]);
+  });
+
+  it('property: UTF-8 and UTF-16 (with and without a mark) decode back to the text', () => {
+    // Without a mark UTF-16 is told by its zero bytes, so the text is mostly Latin, as a sheet's is.
+    const latin = fc.constantFrom('e', 'm', 'a', 'i', 'l', ',', '\n', 'ü', '€', 'x', '@', '.', '1');
+    const unit = fc.oneof(
+      { arbitrary: latin, weight: 19 },
+      { arbitrary: fc.constantFrom('😀', '中'), weight: 1 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 8, maxLength: 40 }), (text) => {
+        for (const [encoding, bom] of [
+          ['utf-8', true],
+          ['utf-16le', true],
+          ['utf-16be', true],
+          ['utf-16le', false],
+          ['utf-16be', false],
+        ] as const) {
+          const d = decodeText(encodeText(`email,${text}`, encoding, bom));
+          expect(d.text).toBe(`email,${text}`);
+          expect(d.encoding).toBe(encoding);
+          expect(d.guessed).toBe(!bom);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -51,8 +51,9 @@ function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined
     if (bytes[i + 1] === 0) oddZero++;
   }
   const pairs = n / 2;
-  if (oddZero >= pairs * 0.4 && evenZero === 0) return 'utf-16le';
-  if (evenZero >= pairs * 0.4 && oddZero === 0) return 'utf-16be';
+  // Characters past U+00FF put a zero in the other position now and then (a low surrogate, Ā..ÿ's row).
+  if (oddZero >= pairs * 0.3 && evenZero * 2 < oddZero) return 'utf-16le';
+  if (evenZero >= pairs * 0.3 && oddZero * 2 < evenZero) return 'utf-16be';
   return undefined;
 }
 
