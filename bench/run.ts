@@ -65,6 +65,9 @@ async function main(): Promise<void> {
   rows.push(...(await optional('make sheet', './sheet-make', 'benchSheetMake', log)));
   rows.push(...(await optional('n8n sheet', './sheet-n8n', 'benchSheetN8n', log)));
 
+  console.log('7. Reading a table (the client beside SheetJS and csv-parse)');
+  rows.push(...(await optional('tables', './tables', 'benchTables', runs, log)));
+
   const table = printTable(rows);
   console.log(`\n${table}\n`);
   const disagreements = details.disagreements as Array<{ email: string; ours: boolean; validator: boolean; why: string }>;

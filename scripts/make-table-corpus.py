@@ -166,9 +166,10 @@ def text_files(shown_csv):
     write('windows-1252.csv', ',', 'cp1252')
     write('windows-1252-semicolon-sep.csv', ';', 'cp1252', sep_line=True)
     write('tab.tsv', '\t', 'utf-8', line='\n')
-    # Google Sheets' File > Download > CSV: UTF-8 without a BOM, cells as shown, quoted only where
-    # needed (RFC 4180). This shape is from Google's Drive export as users describe it (UTF-8, which
-    # Excel's own CSV is not), not from a live export made here; CRLF follows RFC 4180.
+    # Google Sheets' File > Download > CSV: UTF-8 (community.certain.com/webhelp/508/certain6.1/
+    # csv_format.htm recommends it over Excel for that reason) without a BOM, cells as shown, quoted
+    # only where needed. Not checked against a live export here: the BOM's absence and the CRLF line
+    # ends (RFC 4180's) are this script's assumption of the shape.
     write('google-sheets.csv', ',', 'utf-8')
 
 
@@ -195,6 +196,12 @@ def main():
             soffice(os.path.join(OUT, f'{name}.xlsx'), f'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,{sheet}', tmp)
             produced = [f for f in os.listdir(tmp) if f.startswith(name) and f.endswith('.csv')][0]
             shutil.move(os.path.join(tmp, produced), os.path.join(OUT, f'{name}.shown.csv'))
+        # LibreOffice's own text exports of its workbook: ';' in Windows-1252 (encoding 1), and tab in
+        # UTF-16 with a BOM (encoding 65535), as Excel's "Unicode Text" is.
+        for target, options in (('libreoffice-semicolon-1252.csv', '59,34,1'), ('libreoffice-unicode.txt', '9,34,65535')):
+            soffice(os.path.join(OUT, 'libreoffice.xlsx'), f'csv:Text - txt - csv (StarCalc):{options},1,,0,false,true,true,false,false,2', tmp)
+            produced = [f for f in os.listdir(tmp) if f.startswith('libreoffice') and f.endswith('.csv')][0]
+            shutil.move(os.path.join(tmp, produced), os.path.join(OUT, target))
     text_files(os.path.join(OUT, 'libreoffice.shown.csv'))
     print('written:', ', '.join(sorted(os.listdir(OUT))))
 

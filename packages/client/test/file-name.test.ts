@@ -11,25 +11,41 @@ const contentDisposition = createRequire(__filename)('content-disposition') as {
 describe('the file name of a download (Content-Disposition, RFC 6266 and RFC 8187)', () => {
   it('keeps a quoted name whole, prefers filename*, decodes escapes and percent-encoding', () => {
     expect(fileNameFromContentDisposition('attachment; filename="a;b.csv"')).toBe('a;b.csv');
-    expect(fileNameFromContentDisposition('attachment; filename="say \\"hi\\".xlsx"; size=10')).toBe('say "hi".xlsx');
-    expect(fileNameFromContentDisposition(`attachment; filename="naive.csv"; filename*=UTF-8''na%C3%AFve%20list.csv`)).toBe('naïve list.csv');
-    expect(fileNameFromContentDisposition(`attachment; filename*=iso-8859-1'en'M%FCller.csv`)).toBe('Müller.csv');
+    expect(fileNameFromContentDisposition('attachment; filename="say \\"hi\\".xlsx"; size=10')).toBe(
+      'say "hi".xlsx',
+    );
+    expect(
+      fileNameFromContentDisposition(
+        `attachment; filename="naive.csv"; filename*=UTF-8''na%C3%AFve%20list.csv`,
+      ),
+    ).toBe('naïve list.csv');
+    expect(fileNameFromContentDisposition(`attachment; filename*=iso-8859-1'en'M%FCller.csv`)).toBe(
+      'Müller.csv',
+    );
     expect(fileNameFromContentDisposition('attachment; FILENAME=leads.tsv')).toBe('leads.tsv');
     // Unquoted names with spaces, as some servers send them, and a path, which is never kept.
     expect(fileNameFromContentDisposition('attachment; filename=my leads.csv')).toBe('my leads.csv');
-    expect(fileNameFromContentDisposition('attachment; filename="C:\\\\Users\\\\a\\\\list.csv"')).toBe('list.csv');
+    expect(fileNameFromContentDisposition('attachment; filename="C:\\\\Users\\\\a\\\\list.csv"')).toBe(
+      'list.csv',
+    );
     expect(fileNameFromContentDisposition('attachment; filename="unclosed.csv')).toBeUndefined();
     expect(fileNameFromContentDisposition('inline')).toBeUndefined();
   });
 
   it('falls back to the URL path, then list.csv', () => {
     expect(downloadedFileName(null, 'https://files.example/x/My%20Leads.xlsx?sig=1')).toBe('My Leads.xlsx');
-    expect(downloadedFileName('attachment; filename="a;b.csv"', 'https://files.example/x/other.xlsx')).toBe('a;b.csv');
+    expect(downloadedFileName('attachment; filename="a;b.csv"', 'https://files.example/x/other.xlsx')).toBe(
+      'a;b.csv',
+    );
     expect(downloadedFileName(undefined, 'https://files.example/')).toBe('list.csv');
   });
 
   it('property: reads back every name the content-disposition package writes, as that package parses it', () => {
-    const name = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', ';', '"', '\\', '.', ',', '=', 'é', 'ü', '€', '😀', '%', "'"), minLength: 1, maxLength: 12 });
+    const name = fc.string({
+      unit: fc.constantFrom('a', 'Z', '0', ' ', ';', '"', '\\', '.', ',', '=', 'é', 'ü', '€', '😀', '%', "'"),
+      minLength: 1,
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(name, fc.constantFrom('.csv', '.xlsx', '.tsv'), (stem, ext) => {
         const file = `${stem}${ext}`.trim();

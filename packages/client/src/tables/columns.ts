@@ -43,7 +43,11 @@ function described(header: readonly string[]): string {
  * (A, B, ... AA). Without a choice: the column whose header says e-mail, else the one with the most
  * addresses in its first 200 rows.
  */
-export function chooseColumn(header: readonly string[], rows: readonly (readonly string[])[], choice?: string): ChosenColumn {
+export function chooseColumn(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  choice?: string,
+): ChosenColumn {
   const picked = (index: number, by: ChosenColumn['by']): ChosenColumn => ({
     index,
     letter: columnLetter(index),

@@ -97,7 +97,12 @@ function endOfLine(text: string, from: number): number {
   return text.length;
 }
 
-function parseWith(text: string, delimiter: Delimiter, maxRecords = Infinity, limits?: TableLimits): DelimitedRecord[] {
+function parseWith(
+  text: string,
+  delimiter: Delimiter,
+  maxRecords = Infinity,
+  limits?: TableLimits,
+): DelimitedRecord[] {
   const delim = delimiter.charCodeAt(0);
   const records: DelimitedRecord[] = [];
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;

@@ -20,8 +20,9 @@ export interface DecodedText {
 // Windows-1252's 0x80-0x9F (the WHATWG Encoding Standard's index); the rest of the bytes are Latin-1.
 // Its five unassigned bytes map to the C1 controls, as the standard does.
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c,
-  0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
 ];
 const CP1252_BACK = new Map(CP1252_HIGH.map((code, i) => [code, 0x80 + i]));
 
@@ -50,17 +51,37 @@ function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined
     if (bytes[i + 1] === 0) oddZero++;
   }
   const pairs = n / 2;
-  if (oddZero >= pairs * 0.4 && evenZero === 0) return 'utf-16le';
-  if (evenZero >= pairs * 0.4 && oddZero === 0) return 'utf-16be';
+  // Characters past U+00FF put a zero in the other position now and then (a low surrogate, Ā..ÿ's row).
+  if (oddZero >= pairs * 0.3 && evenZero * 2 < oddZero) return 'utf-16le';
+  if (evenZero >= pairs * 0.3 && oddZero * 2 < evenZero) return 'utf-16be';
   return undefined;
 }
 
 export function decodeText(bytes: Uint8Array): DecodedText {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8', bom: true, guessed: false };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le', bom: true, guessed: false };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be', bom: true, guessed: false };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return {
+      text: new TextDecoder('utf-8').decode(bytes.subarray(3)),
+      encoding: 'utf-8',
+      bom: true,
+      guessed: false,
+    };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return {
+      text: new TextDecoder('utf-16le').decode(bytes.subarray(2)),
+      encoding: 'utf-16le',
+      bom: true,
+      guessed: false,
+    };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return {
+      text: new TextDecoder('utf-16be').decode(bytes.subarray(2)),
+      encoding: 'utf-16be',
+      bom: true,
+      guessed: false,
+    };
   const utf16 = utf16WithoutBom(bytes);
-  if (utf16) return { text: new TextDecoder(utf16).decode(bytes), encoding: utf16, bom: false, guessed: true };
+  if (utf16)
+    return { text: new TextDecoder(utf16).decode(bytes), encoding: utf16, bom: false, guessed: true };
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     // Plain ASCII reads the same in every encoding offered here: nothing was guessed.

@@ -29,7 +29,8 @@ function parameters(header: string): Map<string, string> | undefined {
     let value = '';
     if (header[i] === '"') {
       i++;
-      for (; i < n && header[i] !== '"'; i++) value += header[i] === '\\' && i + 1 < n ? header[++i] : header[i];
+      for (; i < n && header[i] !== '"'; i++)
+        value += header[i] === '\\' && i + 1 < n ? header[++i] : header[i];
       if (header[i] !== '"') return undefined;
       i++;
     } else {
@@ -61,7 +62,8 @@ function extValue(value: string): string | undefined {
       return undefined;
     }
   }
-  if (charset === 'iso-8859-1') return encoded.replace(/%([0-9A-Fa-f]{2})/g, (_s, h: string) => String.fromCharCode(parseInt(h, 16)));
+  if (charset === 'iso-8859-1')
+    return encoded.replace(/%([0-9A-Fa-f]{2})/g, (_s, h: string) => String.fromCharCode(parseInt(h, 16)));
   return undefined;
 }
 
@@ -79,7 +81,10 @@ export function fileNameFromContentDisposition(header: string | null | undefined
 }
 
 /** A downloaded table's file name: from Content-Disposition, else the URL's last path segment, else `list.csv`. */
-export function downloadedFileName(contentDisposition: string | null | undefined, url?: string | URL): string {
+export function downloadedFileName(
+  contentDisposition: string | null | undefined,
+  url?: string | URL,
+): string {
   const fromHeader = fileNameFromContentDisposition(contentDisposition);
   if (fromHeader) return fromHeader;
   if (url !== undefined) {

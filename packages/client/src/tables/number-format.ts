@@ -137,7 +137,11 @@ function parse(section: string): { parts: Part[]; isDate: boolean; condition?: [
       isDate = true;
       i += token.length;
     } else if (/[yYmMdDhHsSeE]/.test(ch) && !(ch === 'E' || ch === 'e' ? /^[eE][+-]/.test(rest) : false)) {
-      if ((ch === 'e' || ch === 'E') && !isDate && !/[yYmMdDhHsS]/.test(section.replace(/"[^"]*"|\[[^\]]*\]|\\./g, ''))) {
+      if (
+        (ch === 'e' || ch === 'E') &&
+        !isDate &&
+        !/[yYmMdDhHsS]/.test(section.replace(/"[^"]*"|\[[^\]]*\]|\\./g, ''))
+      ) {
         literal(ch);
         i++;
         continue;
@@ -181,6 +185,17 @@ function parse(section: string): { parts: Part[]; isDate: boolean; condition?: [
     }
   }
   if (isDate) {
+    // m and mm are minutes right after an hour or right before a second (mi, mmi), else the month.
+    const dateAt = parts
+      .map((p, k) => (p.kind === 'date' && !p.token.startsWith('.') ? k : -1))
+      .filter((k) => k >= 0);
+    dateAt.forEach((k, n) => {
+      const p = parts[k] as { kind: 'date'; token: string };
+      if (p.token !== 'm' && p.token !== 'mm') return;
+      const prev = n > 0 ? (parts[dateAt[n - 1]!] as { token: string }).token : '';
+      const next = n + 1 < dateAt.length ? (parts[dateAt[n + 1]!] as { token: string }).token : '';
+      if (/^(h+|\[h+\])$/.test(prev) || /^(s+|\[s+\])$/.test(next)) p.token += 'i';
+    });
     // In a date, digits, points and commas are literal text.
     for (let k = 0; k < parts.length; k++) {
       const p = parts[k]!;
@@ -194,8 +209,33 @@ function parse(section: string): { parts: Part[]; isDate: boolean; condition?: [
   return { parts, isDate, condition };
 }
 
+type ParsedFormat = { all: string[]; parsed: ReturnType<typeof parse>[] };
+// A workbook has a few dozen formats and 50,000 rows use them: each is parsed once.
+const cache = new Map<string, ParsedFormat>();
+
+function parsedFormat(format: string): ParsedFormat {
+  let hit = cache.get(format);
+  if (!hit) {
+    const all = sections(format);
+    hit = { all, parsed: all.map(parse) };
+    if (cache.size > 1000) cache.clear();
+    cache.set(format, hit);
+  }
+  return hit;
+}
+
 const holds = ([op, n]: [string, number], v: number): boolean =>
-  op === '<' ? v < n : op === '<=' ? v <= n : op === '>' ? v > n : op === '>=' ? v >= n : op === '=' ? v === n : v !== n;
+  op === '<'
+    ? v < n
+    : op === '<='
+      ? v <= n
+      : op === '>'
+        ? v > n
+        : op === '>='
+          ? v >= n
+          : op === '='
+            ? v === n
+            : v !== n;
 
 /**
  * The number as the format shows it. `raw` is the cell's text as stored, shown for General; `date1904`
@@ -203,14 +243,18 @@ const holds = ([op, n]: [string, number], v: number): boolean =>
  */
 export function formatNumber(value: number, raw: string, format: string, date1904 = false): string {
   if (!Number.isFinite(value)) return raw;
-  const all = sections(format);
-  const parsed = all.map(parse);
+  if (format === 'General') return raw;
+  const { all, parsed } = parsedFormat(format);
   // Pick the section: with conditions, the first whose condition holds; otherwise by sign.
   let index: number;
   let absolute = false;
   if (parsed.some((p) => p.condition)) {
     index = parsed.findIndex((p) => p.condition && holds(p.condition, value));
-    if (index < 0) index = parsed.findIndex((p, k) => !p.condition && k < 3) >= 0 ? parsed.findIndex((p, k) => !p.condition && k < 3) : parsed.length - 1;
+    if (index < 0)
+      index =
+        parsed.findIndex((p, k) => !p.condition && k < 3) >= 0
+          ? parsed.findIndex((p, k) => !p.condition && k < 3)
+          : parsed.length - 1;
     absolute = value < 0 && index > 0;
   } else if (value > 0 || parsed.length === 1 || (value === 0 && parsed.length === 2)) index = 0;
   else if (value < 0) {
@@ -262,7 +306,9 @@ function formatPlain(v: number, parts: Part[], raw: string): string {
   for (let k = 0; k < mantissaEnd; k++) if (parts[k]!.kind === 'digit') digitIdx.push(k);
   if (digitIdx.length === 0) {
     // No digit placeholder: literal text only (and @ shows the number).
-    return parts.map((p) => (p.kind === 'literal' ? p.text : p.kind === 'at' ? raw : p.kind === 'percent' ? '%' : '')).join('');
+    return parts
+      .map((p) => (p.kind === 'literal' ? p.text : p.kind === 'at' ? raw : p.kind === 'percent' ? '%' : ''))
+      .join('');
   }
   const intEnd = pointAt >= 0 && pointAt < mantissaEnd ? pointAt : mantissaEnd;
   const intDigits = digitIdx.filter((k) => k < intEnd);
@@ -277,7 +323,7 @@ function formatPlain(v: number, parts: Part[], raw: string): string {
     else if (!digitIdx.some((d) => d > k)) scale++;
   }
   const percents = parts.filter((p) => p.kind === 'percent').length;
-  let x = v * 100 ** percents / 1000 ** scale;
+  let x = (v * 100 ** percents) / 1000 ** scale;
   let exponentText = '';
   if (exponentAt >= 0) {
     const exp = parts[exponentAt] as { kind: 'exponent'; sign: boolean };
@@ -318,7 +364,9 @@ function formatPlain(v: number, parts: Part[], raw: string): string {
   let out = '';
   let intSeen = 0;
   let fracSeen = 0;
-  const contiguous = intDigits.length > 0 && parts.slice(intDigits[0]!, lastInt + 1).every((p) => p.kind === 'digit' || p.kind === 'comma');
+  const contiguous =
+    intDigits.length > 0 &&
+    parts.slice(intDigits[0]!, lastInt + 1).every((p) => p.kind === 'digit' || p.kind === 'comma');
   for (let k = 0; k < parts.length; k++) {
     const p = parts[k]!;
     if (k === exponentAt) {
@@ -363,7 +411,9 @@ function formatFraction(v: number, parts: Part[]): string {
   const after = parts.slice(slash + 1);
   // The denominator: a fixed number (literal digits after the slash) or its placeholders' count of digits.
   const denomDigits = after.filter((p) => p.kind === 'digit').length;
-  const fixedDenominator = after.find((p) => p.kind === 'literal' && /^\d+/.test(p.text)) as { text: string } | undefined;
+  const fixedDenominator = after.find((p) => p.kind === 'literal' && /^\d+/.test(p.text)) as
+    | { text: string }
+    | undefined;
   // Numerator placeholders are the digits right before the slash; any digits before a literal gap are the whole part.
   let numStart = slash;
   while (numStart > 0 && before[numStart - 1]!.kind === 'digit') numStart--;
@@ -394,18 +444,35 @@ function formatFraction(v: number, parts: Part[]): string {
   }
   const lit = (ps: Part[]): string => ps.map((p) => (p.kind === 'literal' ? p.text : '')).join('');
   const wholeText = hasWhole ? (whole === 0 && num !== 0 ? '' : String(whole)) : '';
-  if (hasWhole && num === 0) return `${wholeText}${' '.repeat(lit(before.slice(0, numStart)).length)}`.trimEnd() || '0';
+  if (hasWhole && num === 0)
+    return `${wholeText}${' '.repeat(lit(before.slice(0, numStart)).length)}`.trimEnd() || '0';
   const numWidth = slash - numStart;
   const denText = fixedDenominator ? String(den) : String(den).padEnd(denomDigits, ' ');
   return `${wholeText}${lit(before.slice(0, numStart))}${String(num).padStart(numWidth, ' ')}/${denText}`.trimStart();
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
 function formatDate(v: number, parts: Part[], date1904: boolean): string {
-  const subsecond = parts.reduce((n, p) => (p.kind === 'date' && p.token.startsWith('.') ? Math.max(n, p.token.length - 1) : n), 0);
+  const subsecond = parts.reduce(
+    (n, p) => (p.kind === 'date' && p.token.startsWith('.') ? Math.max(n, p.token.length - 1) : n),
+    0,
+  );
   const unit = 10 ** subsecond;
   // Rounded to what the format shows (a second, or its fraction), then split: 0.999999 shows as the next day.
   const total = Math.round(v * 86_400 * unit);
@@ -434,19 +501,12 @@ function formatDate(v: number, parts: Part[], date1904: boolean): string {
     if (days === 0) [year, month, day] = [1900, 1, 0];
   }
   const twelve = parts.some((p) => p.kind === 'date' && /^(am\/pm|a\/p)$/i.test(p.token));
-  const dateTokens = parts.map((p, k) => ({ p, k })).filter((x) => x.p.kind === 'date') as { p: { kind: 'date'; token: string }; k: number }[];
-  const isMinute = (k: number): boolean => {
-    const at = dateTokens.findIndex((x) => x.k === k);
-    const prev = dateTokens.slice(0, at).reverse().find((x) => !x.p.token.startsWith('.'));
-    const next = dateTokens.slice(at + 1).find((x) => !x.p.token.startsWith('.'));
-    return (prev !== undefined && /^(h+|\[h+\])$/.test(prev.p.token)) || (next !== undefined && /^(s+|\[s+\])$/.test(next.p.token));
-  };
   const elapsedDays = days;
   let out = '';
-  parts.forEach((p, k) => {
+  for (const p of parts) {
     if (p.kind !== 'date') {
       out += p.kind === 'literal' ? p.text : '';
-      return;
+      continue;
     }
     const t = p.token;
     const lower = t.toLowerCase();
@@ -455,21 +515,31 @@ function formatDate(v: number, parts: Part[], date1904: boolean): string {
     else if (lower === 'a/p') out += hours < 12 ? (t[0] === 'a' ? 'a' : 'A') : t[0] === 'a' ? 'p' : 'P';
     else if (t.startsWith('[h')) out += pad(elapsedDays * 24 + hours, t.length - 2);
     else if (t.startsWith('[m')) out += pad((elapsedDays * 24 + hours) * 60 + minutes, t.length - 2);
-    else if (t.startsWith('[s')) out += pad(((elapsedDays * 24 + hours) * 60 + minutes) * 60 + seconds, t.length - 2);
+    else if (t.startsWith('[s'))
+      out += pad(((elapsedDays * 24 + hours) * 60 + minutes) * 60 + seconds, t.length - 2);
     else if (t[0] === 'y') out += t.length <= 2 ? pad(year % 100) : String(year);
-    else if (t[0] === 'd') out += t.length === 1 ? String(day) : t.length === 2 ? pad(day) : t.length === 3 ? DAYS[weekday]!.slice(0, 3) : DAYS[weekday]!;
+    else if (t[0] === 'd')
+      out +=
+        t.length === 1
+          ? String(day)
+          : t.length === 2
+            ? pad(day)
+            : t.length === 3
+              ? DAYS[weekday]!.slice(0, 3)
+              : DAYS[weekday]!;
     else if (t[0] === 'h') {
       const h = twelve ? hours % 12 || 12 : hours;
       out += t.length === 1 ? String(h) : pad(h);
     } else if (t[0] === 's') out += t.length === 1 ? String(seconds) : pad(seconds);
+    else if (t === 'mi') out += String(minutes);
+    else if (t === 'mmi') out += pad(minutes);
     else if (t[0] === 'm') {
-      if (t.length <= 2 && isMinute(k)) out += t.length === 1 ? String(minutes) : pad(minutes);
-      else if (t.length === 1) out += String(month);
+      if (t.length === 1) out += String(month);
       else if (t.length === 2) out += pad(month);
       else if (t.length === 3) out += MONTHS[month - 1]!.slice(0, 3);
       else if (t.length === 5) out += MONTHS[month - 1]![0];
       else out += MONTHS[month - 1]!;
     } else out += t;
-  });
+  }
   return out;
 }

@@ -74,7 +74,11 @@ export interface TableList {
 }
 
 function decode(data: string | Uint8Array): { text: string; info: TableText } {
-  if (typeof data === 'string') return { text: data.replace(/^\uFEFF/, ''), info: { encoding: 'utf-8', bom: data.charCodeAt(0) === 0xfeff, guessed: false, sepLine: false } };
+  if (typeof data === 'string')
+    return {
+      text: data.replace(/^\uFEFF/, ''),
+      info: { encoding: 'utf-8', bom: data.charCodeAt(0) === 0xfeff, guessed: false, sepLine: false },
+    };
   const d = decodeText(data);
   return { text: d.text, info: { encoding: d.encoding, bom: d.bom, guessed: d.guessed, sepLine: false } };
 }
@@ -117,10 +121,18 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   const limits: TableLimits = { ...DEFAULT_LIMITS, ...options.limits };
   if (format === 'xlsx') {
     if (typeof data === 'string') {
-      throw new InputError('file', 'format', 'An XLSX file must be given as bytes, not text. Nothing was sent or charged.');
+      throw new InputError(
+        'file',
+        'format',
+        'An XLSX file must be given as bytes, not text. Nothing was sent or charged.',
+      );
     }
     if (!options.inflateRaw) {
-      throw new InputError('file', 'format', 'XLSX files cannot be read here; save the sheet as CSV and use that file. Nothing was sent or charged.');
+      throw new InputError(
+        'file',
+        'format',
+        'XLSX files cannot be read here; save the sheet as CSV and use that file. Nothing was sent or charged.',
+      );
     }
     const book = readXlsx(data, options.inflateRaw, options.sheet, limits);
     records = book.rows.map((fields) => ({ fields }));
@@ -141,14 +153,22 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   }
   const headerAt = records.findIndex((r) => r.fields.some((f) => f.trim() !== ''));
   if (headerAt < 0) {
-    throw new InputError('file', 'empty', 'The file holds no rows: it needs a header row, then one row per address. Nothing was sent or charged.');
+    throw new InputError(
+      'file',
+      'empty',
+      'The file holds no rows: it needs a header row, then one row per address. Nothing was sent or charged.',
+    );
   }
   // Kept as written, so it is written back unchanged; names are compared trimmed.
   const header = records[headerAt]!.fields;
   const dataRecords = records.slice(headerAt + 1);
   const rows = dataRecords.map((r) => r.fields);
   if (rows.length === 0) {
-    throw new InputError('file', 'empty', 'The file has a header row but no rows under it. Nothing was sent or charged.');
+    throw new InputError(
+      'file',
+      'empty',
+      'The file has a header row but no rows under it. Nothing was sent or charged.',
+    );
   }
   const column = chooseColumn(header, rows, options.column);
   if (isEmailSyntaxValid(column.name)) {
@@ -168,7 +188,10 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
     const cell = (record.fields[column.index] ?? '').trim();
     emails[i] = '';
     if (record.broken) {
-      unusable.push({ row: firstDataRow + i, reason: `${record.broken}, so the row could not be read (fix the quotes and submit it again)` });
+      unusable.push({
+        row: firstDataRow + i,
+        reason: `${record.broken}, so the row could not be read (fix the quotes and submit it again)`,
+      });
     } else if (cell !== '') {
       emails[i] = cell;
     } else if (record.fields.every((f) => f.trim() === '')) {
@@ -178,5 +201,18 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
     }
   }
   // Excel shows no row for a `sep=` line, so the numbering starts under it.
-  return { format, delimiter, text, sheet, sheets, header, headerRow: headerAt + 1, column, rows, emails, unusable, blankRows };
+  return {
+    format,
+    delimiter,
+    text,
+    sheet,
+    sheets,
+    header,
+    headerRow: headerAt + 1,
+    column,
+    rows,
+    emails,
+    unusable,
+    blankRows,
+  };
 }

@@ -49,24 +49,50 @@ export interface WrittenBack {
 
 /**
  * The encoding to write back in: the one the file came in, so the program that made it opens the
- * results the same way; UTF-8 always with a byte order mark (without one Excel reads UTF-8 as the
- * Windows code page and shows "MÃ¼ller"), except beside Excel's `sep=` line, which Excel reads only
- * in a file without one; UTF-16 with its mark; XLSX and text given as a string as UTF-8 with a mark.
- * Windows-1252 unless the results hold a character it has not (then UTF-8 with a mark).
+ * results the same way. UTF-8 with a byte order mark: Excel recognises UTF-8 only by it and otherwise
+ * reads the Windows code page ("MÃ¼ller"; hilton.org.uk/blog/csv-excel). Beside Excel's `sep=` line a
+ * UTF-8 file is kept as it came, since Excel is widely reported to show that line as a row when a mark
+ * precedes it (reported, not checked here). UTF-16 with its mark. XLSX, and text given as a string,
+ * as UTF-8 with a mark. Windows-1252 unless the results hold a character it has not (then UTF-8).
  */
-function outputEncoding(table: TableList, text: string): { encoding: TextEncoding; bom: boolean; note: string } {
+function outputEncoding(
+  table: TableList,
+  text: string,
+): { encoding: TextEncoding; bom: boolean; note: string } {
   const source = table.text;
   const guessed = source?.guessed ? ' (told from its bytes: the file has no byte order mark)' : '';
-  if (!source) return { encoding: 'utf-8', bom: true, note: 'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.' };
+  if (!source)
+    return {
+      encoding: 'utf-8',
+      bom: true,
+      note: 'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.',
+    };
   if (source.encoding === 'windows-1252') {
-    if (fitsWindows1252(text)) return { encoding: 'windows-1252', bom: false, note: `Written in Windows-1252, the encoding the file came in${guessed}.` };
-    return { encoding: 'utf-8', bom: true, note: `The file came in Windows-1252${guessed}, but the results hold characters it cannot store, so they are written as UTF-8 with a byte order mark.` };
+    if (fitsWindows1252(text))
+      return {
+        encoding: 'windows-1252',
+        bom: false,
+        note: `Written in Windows-1252, the encoding the file came in${guessed}.`,
+      };
+    return {
+      encoding: 'utf-8',
+      bom: true,
+      note: `The file came in Windows-1252${guessed}, but the results hold characters it cannot store, so they are written as UTF-8 with a byte order mark.`,
+    };
   }
   if (source.encoding === 'utf-8') {
     const bom = source.bom || !source.sepLine;
-    return { encoding: 'utf-8', bom, note: `Written as UTF-8${bom ? ' with a byte order mark, so Excel shows accented names right' : ' without a byte order mark, as it came, so Excel still reads its sep= line'}${guessed}.` };
+    return {
+      encoding: 'utf-8',
+      bom,
+      note: `Written as UTF-8${bom ? ' with a byte order mark, so Excel shows accented names right' : ' without a byte order mark, as it came, so Excel still reads its sep= line'}${guessed}.`,
+    };
   }
-  return { encoding: source.encoding, bom: true, note: `Written in ${source.encoding.toUpperCase()} with a byte order mark, the encoding the file came in${guessed}.` };
+  return {
+    encoding: source.encoding,
+    bom: true,
+    note: `Written in ${source.encoding.toUpperCase()} with a byte order mark, the encoding the file came in${guessed}.`,
+  };
 }
 
 /**
@@ -101,12 +127,22 @@ export function writeBackTable(
   const firstDataRow = table.headerRow + 1;
   for (const u of table.unusable) unusable.set(u.row - firstDataRow, u.reason);
 
-  const counts: WriteBackCounts = { rows: rowCount, verified: 0, duplicates: 0, skipped: 0, notVerified: 0, blank: 0 };
+  const counts: WriteBackCounts = {
+    rows: rowCount,
+    verified: 0,
+    duplicates: 0,
+    skipped: 0,
+    notVerified: 0,
+    blank: 0,
+  };
   const notVerified = options.notVerifiedReason ?? 'sent for verification, but no answer was read';
   // Every row's results start in the same column: past the header, and past any row wider than it.
   let width = table.header.length;
   for (const r of table.rows) if (r.length > width) width = r.length;
-  const header = table.header.length < width ? [...table.header, ...new Array<string>(width - table.header.length).fill('')] : table.header;
+  const header =
+    table.header.length < width
+      ? [...table.header, ...new Array<string>(width - table.header.length).fill('')]
+      : table.header;
   const verdictOf = (row: ResultRow): string[] => {
     const { category, group, safeToSend } = categorize(row.details);
     return [category, group, safeToSend ? 'TRUE' : 'FALSE', row.reason ?? ''];
@@ -130,7 +166,10 @@ export function writeBackTable(
   const lines: string[] = table.text?.sepLine ? [`sep=${delimiter}`] : [];
   lines.push(writeRecord([...header, ...RESULT_COLUMNS], delimiter));
   for (let i = 0; i < table.rows.length; i++) {
-    const cells = table.rows[i]!.length >= width ? table.rows[i]!.slice() : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
+    const cells =
+      table.rows[i]!.length >= width
+        ? table.rows[i]!.slice()
+        : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
     if (uniqueAt[i]! >= 0) {
       const verdict = verdictCells(i);
       if (verdict) {
@@ -145,12 +184,27 @@ export function writeBackTable(
       const verdict = verdictCells(first);
       counts.duplicates++;
       if (verdict) cells.push(...verdict, 'duplicate');
-      else cells.push('', '', '', `Same address as row ${rowNumberOf(table, first)}, which was not verified: ${notVerified}`, 'duplicate');
+      else
+        cells.push(
+          '',
+          '',
+          '',
+          `Same address as row ${rowNumberOf(table, first)}, which was not verified: ${notVerified}`,
+          'duplicate',
+        );
     } else {
       counts.skipped++;
       const reason = malformed.get(i) ?? unusable.get(i);
       if (reason === undefined) counts.blank++;
-      cells.push('', '', '', reason === undefined ? '' : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`, 'skipped');
+      cells.push(
+        '',
+        '',
+        '',
+        reason === undefined
+          ? ''
+          : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`,
+        'skipped',
+      );
     }
     lines.push(writeRecord(cells, delimiter));
   }

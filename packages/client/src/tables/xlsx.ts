@@ -59,7 +59,8 @@ function relationships(zip: ZipReader, part: string): Map<string, { type: string
   if (!xml) return out;
   const cur = new XmlCursor(xml);
   for (let t = cur.next(); t !== Token.End; t = cur.next()) {
-    if (t !== Token.Open || cur.name !== 'Relationship' || cur.attribute('TargetMode') === 'External') continue;
+    if (t !== Token.Open || cur.name !== 'Relationship' || cur.attribute('TargetMode') === 'External')
+      continue;
     const id = cur.attribute('Id');
     const target = cur.attribute('Target');
     if (id && target) out.set(id, { type: cur.attribute('Type') ?? '', target: resolve(part, target) });
@@ -98,7 +99,8 @@ function sharedStrings(xml: string | undefined): string[] {
   const out: string[] = [];
   if (!xml) return out;
   const cur = new XmlCursor(xml);
-  for (let t = cur.next(); t !== Token.End; t = cur.next()) if (t === Token.Open && cur.name === 'si') out.push(stringItem(cur, 'si'));
+  for (let t = cur.next(); t !== Token.End; t = cur.next())
+    if (t === Token.Open && cur.name === 'si') out.push(stringItem(cur, 'si'));
   return out;
 }
 
@@ -111,7 +113,8 @@ function cellFormats(xml: string | undefined): (string | undefined)[] {
   let inCellXfs = false;
   for (let t = cur.next(); t !== Token.End; t = cur.next()) {
     if (t === Token.Open) {
-      if (cur.name === 'numFmt') custom.set(Number(cur.attribute('numFmtId')), cur.attribute('formatCode') ?? 'General');
+      if (cur.name === 'numFmt')
+        custom.set(Number(cur.attribute('numFmtId')), cur.attribute('formatCode') ?? 'General');
       else if (cur.name === 'cellXfs') inCellXfs = !cur.selfClosing;
       else if (cur.name === 'xf' && inCellXfs) {
         const id = Number(cur.attribute('numFmtId') ?? 0);
@@ -129,9 +132,14 @@ function chooseSheet(sheets: SheetEntry[], choice: string | number | undefined):
   const norm = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
   const byName = sheets.find((s) => norm(s.name) === norm(wanted));
   if (byName) return byName;
-  if (/^\d+$/.test(wanted) && Number(wanted) >= 1 && Number(wanted) <= sheets.length) return sheets[Number(wanted) - 1]!;
+  if (/^\d+$/.test(wanted) && Number(wanted) >= 1 && Number(wanted) <= sheets.length)
+    return sheets[Number(wanted) - 1]!;
   const names = sheets.map((s, i) => `${i + 1} "${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
-  throw new InputError('sheet', 'not_found', `The workbook has no sheet "${wanted.slice(0, 60)}". Its sheets are: ${names}. Give a sheet name or its position (1 is the first). Nothing was sent or charged.`);
+  throw new InputError(
+    'sheet',
+    'not_found',
+    `The workbook has no sheet "${wanted.slice(0, 60)}". Its sheets are: ${names}. Give a sheet name or its position (1 is the first). Nothing was sent or charged.`,
+  );
 }
 
 function columnOf(ref: string | undefined): number | undefined {
@@ -160,8 +168,16 @@ function serialOf(iso: string, date1904: boolean): number | undefined {
  * A sheet's rows (by name or 1-based position; the first visible sheet by default), each cell as the
  * spreadsheet shows it; row i of the result is spreadsheet row i + 1.
  */
-export function readXlsx(data: Uint8Array, inflateRaw: InflateRaw, sheetChoice?: string | number, limits: TableLimits = DEFAULT_LIMITS): XlsxSheet {
-  if (isCompoundFile(data)) throw unreadable('it is encrypted with a password, or an old .xls file: open it, remove the password or save it as .xlsx');
+export function readXlsx(
+  data: Uint8Array,
+  inflateRaw: InflateRaw,
+  sheetChoice?: string | number,
+  limits: TableLimits = DEFAULT_LIMITS,
+): XlsxSheet {
+  if (isCompoundFile(data))
+    throw unreadable(
+      'it is encrypted with a password, or an old .xls file: open it, remove the password or save it as .xlsx',
+    );
   const zip = new ZipReader(data, inflateRaw, limits.maxUnpackedBytes);
   try {
     return read(zip, sheetChoice, limits);
@@ -183,13 +199,20 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
     else if (book.name === 'sheet') {
       const state = book.attribute('state');
       const rel = rels.get(book.attribute('id') ?? '');
-      sheets.push({ name: book.attribute('name') ?? '', hidden: state === 'hidden' || state === 'veryHidden', path: rel?.target });
+      sheets.push({
+        name: book.attribute('name') ?? '',
+        hidden: state === 'hidden' || state === 'veryHidden',
+        path: rel?.target,
+      });
     }
   }
-  if (sheets.length === 0 && zip.has('xl/worksheets/sheet1.xml')) sheets.push({ name: 'Sheet1', hidden: false, path: 'xl/worksheets/sheet1.xml' });
+  if (sheets.length === 0 && zip.has('xl/worksheets/sheet1.xml'))
+    sheets.push({ name: 'Sheet1', hidden: false, path: 'xl/worksheets/sheet1.xml' });
   const chosen = chooseSheet(sheets, sheetChoice);
   if (!chosen.path || !zip.has(chosen.path)) {
-    throw unreadable(`sheet "${chosen.name}" is not a worksheet (a chart sheet or a missing part); choose another sheet`);
+    throw unreadable(
+      `sheet "${chosen.name}" is not a worksheet (a chart sheet or a missing part); choose another sheet`,
+    );
   }
   const byType = (suffix: string, usual: string): string | undefined => {
     for (const rel of rels.values()) if (rel.type.endsWith(suffix) && zip.has(rel.target)) return rel.target;
@@ -200,10 +223,20 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const shared = sharedStrings(sstPath ? zip.text(sstPath) : undefined);
   const formats = cellFormats(stylesPath ? zip.text(stylesPath) : undefined);
   const rows = sheetRows(zip.text(chosen.path)!, shared, formats, date1904, limits);
-  return { rows, sheet: { name: chosen.name, hidden: chosen.hidden }, sheets: sheets.map(({ name, hidden }) => ({ name, hidden })) };
+  return {
+    rows,
+    sheet: { name: chosen.name, hidden: chosen.hidden },
+    sheets: sheets.map(({ name, hidden }) => ({ name, hidden })),
+  };
 }
 
-function sheetRows(xml: string, shared: string[], formats: (string | undefined)[], date1904: boolean, limits: TableLimits): string[][] {
+function sheetRows(
+  xml: string,
+  shared: string[],
+  formats: (string | undefined)[],
+  date1904: boolean,
+  limits: TableLimits,
+): string[][] {
   const rows: string[][] = [];
   let cells = 0;
   const cur = new XmlCursor(xml);
@@ -277,7 +310,9 @@ function sheetRows(xml: string, shared: string[], formats: (string | undefined)[
       case 'd': {
         const serial = value === undefined ? undefined : serialOf(value, date1904);
         const format = formats[style];
-        return serial === undefined || !format ? (value ?? '') : formatNumber(serial, value!, format, date1904);
+        return serial === undefined || !format
+          ? (value ?? '')
+          : formatNumber(serial, value!, format, date1904);
       }
       default: {
         if (value === undefined || value === '') return '';

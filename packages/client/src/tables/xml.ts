@@ -9,10 +9,6 @@
 export const Token = { End: 0, Open: 1, Close: 2, Text: 3 } as const;
 export type TokenKind = (typeof Token)[keyof typeof Token];
 
-// An open tag: name, then attributes whose values may hold '>' inside their quotes.
-const OPEN = /<([A-Za-z_][\w.:-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
-const CLOSE = /<\/([A-Za-z_][\w.:-]*)\s*>/y;
-
 const localName = (name: string): string => {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
@@ -27,6 +23,8 @@ export class XmlCursor {
   selfClosing = false;
   /** For Text: the decoded text. */
   text = '';
+  /** The current tag's attributes as [local name, raw value] pairs, read once when first asked for. */
+  private parsedAttrs: string[] | undefined;
 
   constructor(private readonly xml: string) {}
 
@@ -44,11 +42,10 @@ export class XmlCursor {
       }
       const c1 = xml.charCodeAt(at + 1);
       if (c1 === 47 /* / */) {
-        CLOSE.lastIndex = at;
-        const m = CLOSE.exec(xml);
-        if (!m) throw new SyntaxError(`broken closing tag at ${at}`);
-        this.pos = CLOSE.lastIndex;
-        this.name = localName(m[1]!);
+        const end = xml.indexOf('>', at + 2);
+        if (end < 0) throw new SyntaxError(`broken closing tag at ${at}`);
+        this.pos = end + 1;
+        this.name = localName(xml.slice(at + 2, end).trimEnd());
         return Token.Close;
       }
       if (c1 === 33 /* ! */) {
@@ -76,20 +73,42 @@ export class XmlCursor {
         this.pos = end < 0 ? xml.length : end + 2;
         continue;
       }
-      OPEN.lastIndex = at;
-      const m = OPEN.exec(xml);
-      if (!m) throw new SyntaxError(`broken tag at ${at}`);
-      this.pos = OPEN.lastIndex;
-      this.name = localName(m[1]!);
-      this.attrs = m[2]!;
-      this.selfClosing = m[3] === '/';
+      // An open tag, scanned by hand (a regular expression per tag is most of the time on a big sheet):
+      // the name, then attributes whose quoted values may hold '>'.
+      let i = at + 1;
+      let colon = -1;
+      for (; i < xml.length; i++) {
+        const c = xml.charCodeAt(i);
+        if (c === 58 /* : */) colon = i;
+        else if (c === 62 /* > */ || c === 47 /* / */ || c === 32 || c === 9 || c === 10 || c === 13) break;
+      }
+      if (i === at + 1) throw new SyntaxError(`broken tag at ${at}`);
+      this.name = xml.slice(colon < 0 ? at + 1 : colon + 1, i);
+      const attrsStart = i;
+      for (; i < xml.length; i++) {
+        const c = xml.charCodeAt(i);
+        if (c === 62) break;
+        if (c === 34 || c === 39) {
+          const close = xml.indexOf(c === 34 ? '"' : "'", i + 1);
+          if (close < 0) throw new SyntaxError(`unclosed attribute value at ${i}`);
+          i = close;
+        }
+      }
+      if (i >= xml.length) throw new SyntaxError(`unclosed tag at ${at}`);
+      this.selfClosing = xml.charCodeAt(i - 1) === 47;
+      this.attrs = xml.slice(attrsStart, this.selfClosing ? i - 1 : i);
+      this.parsedAttrs = undefined;
+      this.pos = i + 1;
       return Token.Open;
     }
   }
 
   /** An attribute of the current Open tag by local name (`id` finds `r:id`), decoded; undefined when absent. */
   attribute(name: string): string | undefined {
-    return attributeOf(this.attrs, name);
+    if (!this.attrs) return undefined;
+    const list = (this.parsedAttrs ??= splitAttributes(this.attrs));
+    for (let k = 0; k < list.length; k += 2) if (list[k] === name) return decodeAttribute(list[k + 1]!);
+    return undefined;
   }
 
   /** Skips to the end of the element just opened (nothing to do for a self-closing one). */
@@ -105,15 +124,26 @@ export class XmlCursor {
   }
 }
 
-const ATTRIBUTE = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-export function attributeOf(attrs: string, name: string): string | undefined {
-  if (!attrs) return undefined;
-  ATTRIBUTE.lastIndex = 0;
-  for (let m = ATTRIBUTE.exec(attrs); m; m = ATTRIBUTE.exec(attrs)) {
-    if (localName(m[1]!) === name) return decodeAttribute(m[2] ?? m[3]!);
+/** `a="1" x:b='2'` → ['a', '1', 'b', '2']: local names and raw values. */
+function splitAttributes(attrs: string): string[] {
+  const out: string[] = [];
+  const n = attrs.length;
+  let i = 0;
+  for (;;) {
+    while (i < n && attrs.charCodeAt(i) <= 32) i++;
+    if (i >= n) return out;
+    const eq = attrs.indexOf('=', i);
+    if (eq < 0) throw new SyntaxError(`broken attribute "${attrs.slice(i, i + 20)}"`);
+    const name = attrs.slice(i, eq).trim();
+    let q = eq + 1;
+    while (q < n && attrs.charCodeAt(q) <= 32) q++;
+    const quote = attrs[q];
+    if (quote !== '"' && quote !== "'") throw new SyntaxError(`unquoted attribute ${name}`);
+    const close = attrs.indexOf(quote, q + 1);
+    if (close < 0) throw new SyntaxError(`unclosed attribute ${name}`);
+    out.push(localName(name), attrs.slice(q + 1, close));
+    i = close + 1;
   }
-  return undefined;
 }
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;

@@ -23,7 +23,11 @@ export function isCompoundFile(data: Uint8Array): boolean {
 }
 
 export function unreadable(why: string): InputError {
-  return new InputError('file', 'xlsx', `The XLSX file could not be read (${why}). Save it again from the spreadsheet program, or as CSV. Nothing was sent or charged.`);
+  return new InputError(
+    'file',
+    'xlsx',
+    `The XLSX file could not be read (${why}). Save it again from the spreadsheet program, or as CSV. Nothing was sent or charged.`,
+  );
 }
 
 interface ZipEntry {
@@ -63,10 +67,12 @@ export class ZipReader {
     if (eocd < 0) throw unreadable('no zip directory');
     const count = view.getUint16(eocd + 10, true);
     let at = view.getUint32(eocd + 16, true);
-    if (count === 0xffff || at === 0xffffffff) throw unreadable('a ZIP64 archive, larger than a spreadsheet file is');
+    if (count === 0xffff || at === 0xffffffff)
+      throw unreadable('a ZIP64 archive, larger than a spreadsheet file is');
     const names = new TextDecoder('utf-8');
     for (let k = 0; k < count; k++) {
-      if (at + 46 > data.length || view.getUint32(at, true) !== 0x02014b50) throw unreadable('a broken zip directory');
+      if (at + 46 > data.length || view.getUint32(at, true) !== 0x02014b50)
+        throw unreadable('a broken zip directory');
       const nameLength = view.getUint16(at + 28, true);
       const extraLength = view.getUint16(at + 30, true);
       const commentLength = view.getUint16(at + 32, true);
@@ -101,12 +107,15 @@ export class ZipReader {
     const { data, view } = this;
     if (entry.flags & 1) throw unreadable(`${entry.name} is encrypted`);
     const local = entry.localOffset;
-    if (local + 30 > data.length || view.getUint32(local, true) !== 0x04034b50) throw unreadable(`a broken entry for ${entry.name}`);
+    if (local + 30 > data.length || view.getUint32(local, true) !== 0x04034b50)
+      throw unreadable(`a broken entry for ${entry.name}`);
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     const packed = data.subarray(start, Math.min(data.length, start + entry.compressedSize));
     const left = this.budget - this.spent;
     const tooLarge = (): InputError =>
-      unreadable(`it unpacks to more than ${Math.round(this.budget / 2 ** 20)} MiB, more than a sheet this step reads; split the list or save it as CSV`);
+      unreadable(
+        `it unpacks to more than ${Math.round(this.budget / 2 ** 20)} MiB, more than a sheet this step reads; split the list or save it as CSV`,
+      );
     let bytes: Uint8Array;
     if (entry.method === 0) bytes = packed;
     else if (entry.method === 8) {
@@ -114,7 +123,8 @@ export class ZipReader {
         bytes = this.inflateRaw(packed, { maxOutputLength: Math.max(1, left) });
       } catch (error) {
         // node:zlib says ERR_BUFFER_TOO_LARGE (a RangeError) when the output would pass the limit.
-        if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+        if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+          throw tooLarge();
         throw unreadable(`${entry.name} is not valid DEFLATE data`);
       }
     } else throw unreadable(`${entry.name} uses zip method ${entry.method}`);
