@@ -251,6 +251,19 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
     });
   });
 
+  it('keeps empty rows above the header, so every row keeps its number', () => {
+    const table = readTable('\n,\nemail,name\nada@x.com,Ada\n');
+    expect(table.headerRow).toBe(3);
+    const back = writeBackTable(table, preflightEmails(table.emails), []);
+    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
+    expect(out.slice(0, 3).map((r) => r.slice(0, 2))).toEqual([
+      ['', ''],
+      ['', ''],
+      ['email', 'name'],
+    ]);
+    expect(out[3]!.slice(0, 2)).toEqual(['ada@x.com', 'Ada']);
+  });
+
   it('property: every data row is written back exactly once, in order, with its own cells unchanged', () => {
     const address = fc.constantFrom('a@x.com', 'A@X.com', 'b@y.org', 'bad@', '', 'c@z.net', 'not an address');
     fc.assert(

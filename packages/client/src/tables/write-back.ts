@@ -164,6 +164,9 @@ export function writeBackTable(
   const delimiter = options.delimiter ?? table.delimiter ?? ',';
   // Written line by line: 50,000 rows as arrays of arrays first would mostly keep the garbage collector busy.
   const lines: string[] = table.text?.sepLine ? [`sep=${delimiter}`] : [];
+  // Empty rows above the header stay, so every row keeps the number the user knows it by.
+  const empty = writeRecord(new Array<string>(width + RESULT_COLUMNS.length).fill(''), delimiter);
+  for (let k = 1; k < table.headerRow; k++) lines.push(empty);
   lines.push(writeRecord([...header, ...RESULT_COLUMNS], delimiter));
   for (let i = 0; i < table.rows.length; i++) {
     const cells =
