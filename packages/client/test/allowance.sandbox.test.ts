@@ -66,6 +66,7 @@ test('Starter, no option: a 429 part way is PartialSubmissionError with retryAt 
   // The hour and the day both refuse; the request fits when the day's window frees, not the hour's.
   expect(Date.parse(partial.retryAt!) - runtime.now()).toBeGreaterThan(DAY - 60_000);
   expect(partial.message).toMatch(/can be sent after \d{4}-\d\d-\d\dT/);
+  expect(partial.message).toMatch(/shared by all the account's keys/);
 });
 
 test('top-ups only (no plan shown): a 429 on a 50,000 job teaches jobs of 10,000; the rest waits for the reset', async () => {
@@ -196,5 +197,26 @@ test('a 429 after a job was accepted, with no room to split under maxJobs: the a
   expect(error).toMatchObject({ stoppedBy: 'allowance' });
   expect((error as PartialSubmissionError).accepted.map((j) => j.total_emails)).toEqual([50_000]);
   expect((error as PartialSubmissionError).unsent).toHaveLength(40_000);
+  expect(sb.ledger(acct.accountId).charged).toBe(50_000);
+});
+
+test('Growth, two keys of one account: the second sends what the first left today, and the note says they share it', async () => {
+  const acct = sb.addAccount({ plan: 'growth', credits: 1_000_000, keys: [{}, {}] });
+  const [first, second] = sb
+    .apiKeys(acct.accountId)
+    .map(
+      (k) =>
+        new EmailVerificationClient({
+          apiKey: k.apiKey,
+          baseUrl: sb.baseUrl,
+          transport: fetchTransport,
+          runtime,
+        }),
+    );
+  await first!.submitList({ emails: list(30_000, 'k') }, { sendWhatFits: true });
+  const out = await second!.submitList({ emails: list(40_000, 'l') }, { sendWhatFits: true });
+  expect(out.jobs.map((j) => j.total_emails)).toEqual([20_000]);
+  expect(out.leftToday).toBe(0);
+  expect(out.note).toMatch(/50000 addresses a day \(Growth plan\), 0 left today, which all its keys share/);
   expect(sb.ledger(acct.accountId).charged).toBe(50_000);
 });
