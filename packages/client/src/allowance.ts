@@ -1,7 +1,8 @@
 /**
- * The API allowance of an account, from the spec's Limits tables: how many addresses its keys may
- * verify per hour and per day. A job larger than the allowance can never be accepted, so the client
- * sizes jobs to it when it is known.
+ * The API allowance of an account, from what the spec guarantees: the plan table of its Limits section.
+ * GET /v1/account shows `plan`, `credits` and `credits_used_today`; the top-ups an account bought are not
+ * shown, so an account without a known plan (top-ups only, or a plan name the tables do not hold) has an
+ * unknown allowance, and the client learns it from the service's 429s instead of guessing.
  */
 import type { Account } from './types';
 
@@ -9,71 +10,44 @@ import type { Account } from './types';
 export interface ApiAllowance {
   perHour: number | null;
   perDay: number | null;
-  /**
-   * False when this is a floor: a plan whose top-ups are not shown may allow more. Jobs are still sized
-   * to a floor (a smaller job always fits); only an exact allowance refuses a list as too large.
-   */
-  exact?: boolean;
+  /** The plan it comes from, as the spec's table names it (for words such as "Starter plan"). */
+  plan?: string;
 }
 
-const UNLIMITED: ApiAllowance = { perHour: null, perDay: null };
+const UNLIMITED = { perHour: null, perDay: null } as const;
 
 /** The spec's plan table (Plan | Per hour | Per day). */
 export const PLAN_ALLOWANCES: Readonly<Record<string, ApiAllowance>> = {
-  starter: { perHour: 10_000, perDay: 10_000 },
-  growth: { perHour: null, perDay: 50_000 },
-  plus: { perHour: null, perDay: 100_000 },
-  pro: UNLIMITED,
-  scale: UNLIMITED,
-  scale_max: UNLIMITED,
+  starter: { perHour: 10_000, perDay: 10_000, plan: 'Starter' },
+  growth: { perHour: null, perDay: 50_000, plan: 'Growth' },
+  plus: { perHour: null, perDay: 100_000, plan: 'Plus' },
+  pro: { ...UNLIMITED, plan: 'Pro' },
+  scale: { ...UNLIMITED, plan: 'Scale' },
+  scale_max: { ...UNLIMITED, plan: 'Scale Max' },
 };
 
-/** The spec's top-up table (Total bought | Per day), most generous first. */
-const TOP_UP_ALLOWANCES: ReadonlyArray<{ atLeast: number; allowance: ApiAllowance }> = [
-  { atLeast: 500_000, allowance: UNLIMITED },
-  { atLeast: 100_000, allowance: { perHour: null, perDay: 50_000 } },
-  { atLeast: 1, allowance: { perHour: null, perDay: 10_000 } },
-];
-
-/** The smallest allowance any paid account has: lists up to this size never need the account looked up. */
+/** The smallest daily allowance any paid account has (Starter, any top-up): a job this size fits every account. */
 export const SMALLEST_DAILY_ALLOWANCE = 10_000;
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** "Scale Max", "scale-max", "SCALE_MAX" -> "scale_max". */
 function planKey(plan: unknown): string | undefined {
-  return typeof plan === 'string' && plan.trim() ? plan.trim().toLowerCase().replace(/[\s-]+/g, '_') : undefined;
+  return typeof plan === 'string' && plan.trim()
+    ? plan
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_')
+    : undefined;
 }
 
-/** With both a plan and top-ups the more generous limit applies, window by window (null = none). */
-function moreGenerous(a: ApiAllowance, b: ApiAllowance): ApiAllowance {
-  const pick = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : Math.max(x, y));
-  return { perHour: pick(a.perHour, b.perHour), perDay: pick(a.perDay, b.perDay) };
-}
-
-const limitOrNull = (v: unknown): number | null | undefined =>
-  v === null ? null : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-
-/**
- * The allowance an account's data shows, or undefined when it cannot be told. The spec does not show
- * the account's further fields, so an explicit allowance object is used when one is there; else the
- * plan and the top-up total decide, and an unknown plan with no top-up figure means "unknown".
- */
-export function allowanceOf(account: Account): ApiAllowance | undefined {
-  const explicit = account.api_allowance;
-  if (explicit && typeof explicit === 'object') {
-    const perHour = limitOrNull((explicit as Record<string, unknown>).per_hour);
-    const perDay = limitOrNull((explicit as Record<string, unknown>).per_day);
-    if (perHour !== undefined && perDay !== undefined) return { perHour, perDay, exact: true };
-  }
+/** The allowance the account's plan gives, or undefined when the plan is absent or not in the spec's table. */
+export function allowanceOf(account: Account | { plan: unknown }): ApiAllowance | undefined {
   const key = planKey(account.plan);
-  const fromPlan = key === undefined ? undefined : PLAN_ALLOWANCES[key];
-  const topUps = typeof account.top_up_total === 'number' ? account.top_up_total : undefined;
-  const fromTopUps = topUps === undefined ? undefined : TOP_UP_ALLOWANCES.find((t) => topUps >= t.atLeast)?.allowance;
-  // A known plan without a top-up figure: top-ups could only raise it, so it is a floor, not the truth.
-  if (fromPlan && topUps === undefined) return { ...fromPlan, exact: fromPlan === UNLIMITED };
-  if (fromPlan && fromTopUps) return { ...moreGenerous(fromPlan, fromTopUps), exact: true };
-  if (fromPlan) return { ...fromPlan, exact: true };
-  if (key === undefined && fromTopUps) return { ...fromTopUps, exact: true };
-  return undefined;
+  return key === undefined || !Object.prototype.hasOwnProperty.call(PLAN_ALLOWANCES, key)
+    ? undefined
+    : PLAN_ALLOWANCES[key];
 }
 
 /** The job size to use: what was asked, lowered to the allowance's smallest window. */
@@ -81,4 +55,30 @@ export function allowanceJobSize(asked: number, allowance: ApiAllowance | undefi
   if (!allowance) return asked;
   const windows = [allowance.perHour, allowance.perDay].filter((v): v is number => v !== null && v > 0);
   return Math.min(asked, ...windows);
+}
+
+/**
+ * What the allowance takes now, given the credits the account used in the last 24 hours (which covers
+ * the last hour too, so the hourly figure is never overstated), and how long until the binding window
+ * is wholly free again. Infinity for an unlimited allowance.
+ */
+export function allowanceLeft(
+  allowance: ApiAllowance,
+  usedToday: unknown,
+): { left: number; freeAfterMs: number } {
+  const used = typeof usedToday === 'number' && Number.isFinite(usedToday) && usedToday > 0 ? usedToday : 0;
+  let left = Number.POSITIVE_INFINITY;
+  let freeAfterMs = 0;
+  for (const [limit, windowMs] of [
+    [allowance.perHour, HOUR_MS],
+    [allowance.perDay, DAY_MS],
+  ] as const) {
+    if (limit === null) continue;
+    const here = Math.max(0, limit - used);
+    if (here < left || (here === left && windowMs > freeAfterMs)) {
+      left = here;
+      freeAfterMs = windowMs;
+    }
+  }
+  return { left, freeAfterMs };
 }

@@ -3,8 +3,20 @@
  * already-checked chunks. Nothing here re-scans an address, and nothing here imports the client.
  */
 import type { HttpCore, RequestOptions } from './core/http';
-import { EvfError, InputError, PartialSubmissionError, SubmissionUncertainError, TimeBudgetSpentError, UnprocessableError, type UncertainChunk } from './errors';
-import { allowanceJobSize, type ApiAllowance } from './allowance';
+import {
+  AllowanceExceededError,
+  EvfError,
+  InputError,
+  PartialSubmissionError,
+  RateLimitError,
+  SubmissionUncertainError,
+  TimeBudgetSpentError,
+  UnprocessableError,
+  stopOf,
+  type StoppedBy,
+  type UncertainChunk,
+} from './errors';
+import { allowanceJobSize, SMALLEST_DAILY_ALLOWANCE, type ApiAllowance } from './allowance';
 import { LIMITS } from './limits';
 import { preflightEmails, type MalformedAddress, type PreflightReport } from './validation/preflight';
 import type { BulkSubmission, Priority, SubmitBulkParams } from './types';
@@ -24,14 +36,15 @@ export interface SubmitListOptions extends RequestOptions {
   /** Jobs of at most this many addresses (default and maximum 50,000; lowered to the allowance). */
   maxPerJob?: number;
   /**
-   * The account's API allowance. Default `'account'`: read it from GET /v1/account (free) when the list
-   * is larger than the smallest allowance a plan has, so no job is larger than the account can ever take.
-   * `null`: don't consider it.
+   * The account's API allowance. Default `'account'`: read the plan from GET /v1/account (free) when the
+   * list is larger than the smallest daily allowance (10,000), or always with `sendWhatFits`, and size
+   * jobs to the plan's window. `null`: don't consider it.
    */
   allowance?: ApiAllowance | 'account' | null;
   /**
    * Refuse, before anything is sent or read, a list that needs more jobs than this (e.g. 1 where a
-   * platform can wait for one job only): InputError rule `max_jobs`.
+   * platform can wait for one job only): InputError rule `max_jobs`, or AllowanceExceededError when it is
+   * the allowance that makes the jobs that small.
    */
   maxJobs?: number;
   /**
@@ -40,6 +53,12 @@ export interface SubmitListOptions extends RequestOptions {
    * and must end cleanly when a batch holds only malformed rows. Nothing is sent or charged either way.
    */
   allowNothingToSend?: boolean;
+  /**
+   * Send only what fits now (the plan's allowance less what the account used today, where the plan is
+   * known; else until the service answers 429), and return the rest as `unsent` with the time it can go
+   * (`unsentAfter`) instead of throwing PartialSubmissionError for a 429, a 503 or the time budget.
+   */
+  sendWhatFits?: boolean;
 }
 
 export interface SubmissionPlan {
@@ -50,9 +69,19 @@ export interface SubmissionPlan {
   jobSize: number;
   /** The job size asked for, before the allowance. */
   maxPerJob: number;
+  /** The allowance jobs are sized to; undefined when it is not known (then a 429 teaches it). */
   allowance: ApiAllowance | undefined;
   /** The job fields, checked, sent with every job (set by the client's planList). */
   fields: JobFields;
+  /**
+   * Addresses the allowance takes now, by the plan and the account's credits used today, and when the
+   * binding window is wholly free again (epoch ms): set by planList with `sendWhatFits` and a known plan.
+   */
+  fitsNow?: { left: number; freeAt: number };
+  /** False when the caller said not to consider the allowance (`allowance: null`). */
+  learnsAllowance?: boolean;
+  /** The caller's cap on the number of jobs (SubmitListOptions.maxJobs). */
+  maxJobs?: number;
 }
 
 export interface ListSubmission {
@@ -65,78 +94,117 @@ export interface ListSubmission {
   /** The balance after the last submission. */
   creditsRemaining: number | undefined;
   /**
-   * Addresses never sent because the time budget (RequestOptions.deadline) ran out first, in list order;
-   * empty when the whole list was posted. Sending exactly these later cannot charge an address twice.
+   * Addresses never sent, in list order: the time budget ran out, or (with `sendWhatFits`) the allowance
+   * or paused new jobs stopped the list. Empty when the whole list was posted. Sending exactly these later
+   * cannot charge an address twice.
    */
   unsent: string[];
+  /** When `unsent` can go (ISO 8601): the allowance's reset or the end of the pause. Absent: at once. */
+  unsentAfter?: string;
+  /** What stopped the list part way; absent when the whole list was posted. */
+  stoppedBy?: StoppedBy;
+}
+
+/** What postPlan takes besides the request options. */
+export interface PostOptions extends RequestOptions {
+  sendWhatFits?: boolean;
 }
 
 /**
  * Everything that can be decided before a request: malformed and duplicate addresses out, and the jobs
  * the rest becomes. Adapters show this to the user (how many jobs, what was skipped) without posting.
- * Refuses, before anything is charged, a list the account's daily allowance can never take at once.
  */
 export function planSubmission(
   emails: SubmitListParams['emails'],
   options: { maxPerJob?: number; allowance?: ApiAllowance; allowNothingToSend?: boolean } = {},
 ): SubmissionPlan {
   if (emails === undefined || emails === null) {
-    throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
+    throw new InputError(
+      'emails',
+      'required',
+      'Give the addresses to verify: a list, or text with one address per line.',
+    );
   }
   if (typeof emails !== 'string' && !Array.isArray(emails)) {
     throw new InputError('emails', 'type', 'The addresses must be a list or text with one address per line.');
   }
   const asked = options.maxPerJob ?? LIMITS.maxEmailsPerJob;
   if (!Number.isInteger(asked) || asked < 1 || asked > LIMITS.maxEmailsPerJob) {
-    throw new InputError('maxPerJob', 'range', `The job size must be a whole number from 1 to ${LIMITS.maxEmailsPerJob}.`);
+    throw new InputError(
+      'maxPerJob',
+      'range',
+      `The job size must be a whole number from 1 to ${LIMITS.maxEmailsPerJob}.`,
+    );
   }
   const preflight = preflightEmails(emails, { maxPerJob: asked });
   if (preflight.unique.length === 0 && !options.allowNothingToSend) {
     const detail = preflight.malformed.length
       ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
       : '';
-    throw new InputError('emails', 'min_items', `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`);
+    throw new InputError(
+      'emails',
+      'min_items',
+      `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`,
+    );
   }
-  return sizePlan({ preflight, chunks: preflight.chunks, jobSize: asked, maxPerJob: asked, allowance: undefined, fields: {} }, options.allowance);
-}
-
-/**
- * The same plan with jobs sized to an allowance learnt later (no address is scanned again). Refuses,
- * before anything is charged, a list an exact daily allowance can never take at once.
- */
-/** Refuses a plan with more jobs than `maxJobs` (see SubmitListOptions.maxJobs). */
-export function assertMaxJobs(plan: SubmissionPlan, maxJobs: number | undefined): void {
-  if (maxJobs === undefined || plan.chunks.length <= maxJobs) return;
-  throw new InputError(
-    'emails',
-    'max_jobs',
-    `The list has ${plan.preflight.unique.length} unique addresses: that is ${plan.chunks.length} jobs of up to ${plan.jobSize}, and at most ${maxJobs} can be sent here. Nothing was sent or charged.`,
+  return sizePlan(
+    {
+      preflight,
+      chunks: preflight.chunks,
+      jobSize: asked,
+      maxPerJob: asked,
+      allowance: undefined,
+      fields: {},
+    },
+    options.allowance,
   );
 }
 
-export function sizePlan(plan: SubmissionPlan, allowance: ApiAllowance | undefined): SubmissionPlan {
-  const { unique } = plan.preflight;
-  const perDay = allowance?.exact === false ? null : allowance?.perDay;
-  if (perDay != null && unique.length > perDay) {
-    throw new InputError(
-      'emails',
-      'allowance',
-      `The list has ${unique.length} unique addresses, but this account's API allowance is ${perDay} addresses a day, shared by all its keys: ` +
-        `it can never be submitted at once. Submit at most ${perDay} a day, or upload it in the app's dashboard (up to 2,000,000 addresses, never rate-limited). Nothing was sent or charged.`,
+/**
+ * Refuses a plan with more jobs than `maxJobs` (see SubmitListOptions.maxJobs): AllowanceExceededError
+ * when the allowance is what made the jobs that small, so the words say so and no retry is suggested.
+ */
+export function assertMaxJobs(plan: SubmissionPlan, maxJobs: number | undefined): void {
+  if (maxJobs === undefined || plan.chunks.length <= maxJobs) return;
+  const unique = plan.preflight.unique.length;
+  if (plan.jobSize < plan.maxPerJob && unique <= maxJobs * plan.maxPerJob) {
+    throw new AllowanceExceededError(
+      Math.ceil(unique / maxJobs),
+      plan.allowance?.perDay ?? undefined,
+      plan.allowance?.plan,
     );
   }
+  throw new InputError(
+    'emails',
+    'max_jobs',
+    `The list has ${unique} unique addresses: that is ${plan.chunks.length} jobs of up to ${plan.jobSize}, and at most ${maxJobs} can be sent here. Nothing was sent or charged.`,
+  );
+}
+
+/** The same plan with jobs sized to an allowance learnt later (no address is scanned again). */
+export function sizePlan(plan: SubmissionPlan, allowance: ApiAllowance | undefined): SubmissionPlan {
   const jobSize = allowanceJobSize(plan.maxPerJob, allowance);
   if (jobSize === plan.jobSize && allowance === plan.allowance) return plan;
-  const chunks: string[][] = [];
-  for (let i = 0; i < unique.length; i += jobSize) chunks.push(unique.slice(i, i + jobSize));
+  const chunks = cut(plan.preflight.unique, jobSize);
   return { ...plan, preflight: { ...plan.preflight, chunks }, chunks, jobSize, allowance };
+}
+
+function cut(list: readonly string[], size: number): string[][] {
+  const chunks: string[][] = [];
+  for (let i = 0; i < list.length; i += size) chunks.push(list.slice(i, i + size));
+  return chunks;
 }
 
 /** What goes with every job of a list. */
 export type JobFields = Omit<SubmitBulkParams, 'emails'>;
 
 /** One POST /v1/verify/bulk of an already-checked list. Never resent once it may have been accepted. */
-export async function postBulk(http: HttpCore, emails: string[], fields: JobFields, opts: RequestOptions = {}): Promise<BulkSubmission> {
+export async function postBulk(
+  http: HttpCore,
+  emails: string[],
+  fields: JobFields,
+  opts: RequestOptions = {},
+): Promise<BulkSubmission> {
   const body: Record<string, unknown> = { emails };
   for (const key of ['name', 'webhook_url', 'priority', 'check_smtp'] as const) {
     if (fields[key] !== undefined) body[key] = fields[key];
@@ -152,7 +220,11 @@ export async function postBulk(http: HttpCore, emails: string[], fields: JobFiel
     credits: unique,
     unprocessableChargesNothing: true,
     onUncertain: (cause, sentAt) =>
-      new SubmissionUncertainError(cause, { sentAt: new Date(sentAt).toISOString(), addressCount: unique, jobName: fields.name }),
+      new SubmissionUncertainError(cause, {
+        sentAt: new Date(sentAt).toISOString(),
+        addressCount: unique,
+        jobName: fields.name,
+      }),
   });
   return data;
 }
@@ -161,51 +233,109 @@ export async function postBulk(http: HttpCore, emails: string[], fields: JobFiel
  * Posts a plan's chunks without losing the list to one bad row or charging it twice. A 422 that the
  * pre-flight did not foresee (the service's syntax rules are not published in full) is resolved by
  * dropping the addresses it names, or, when it names none, by halving until the offenders are alone: a
- * 422 charges nothing, so this costs requests, never credits. If anything stops it part way, the error
- * says which jobs were accepted, which chunk may have been, and which addresses were never sent.
+ * 422 charges nothing, so this costs requests, never credits. A 429 on a job larger than the smallest
+ * daily allowance, where the allowance is not known, shows the jobs are too big: the rest goes in jobs
+ * of 10,000 (a 429 charges nothing, so the refused job is safely sent again smaller). Any other stop part
+ * way says which jobs were accepted, which chunk may have been, and which addresses were never sent:
+ * returned with `sendWhatFits` (429, 503, time budget), thrown as PartialSubmissionError otherwise.
  */
-export async function postPlan(http: HttpCore, plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
+export async function postPlan(
+  http: HttpCore,
+  plan: SubmissionPlan,
+  opts: PostOptions = {},
+): Promise<ListSubmission> {
   const { fields } = plan;
   const jobs: BulkSubmission[] = [];
   const rejectedByService: MalformedAddress[] = [];
-  const parts = plan.chunks.length;
-  const nameFor = (i: number): string | undefined => {
+  const queue: string[][] = plan.chunks.map((c) => c);
+  const planned = plan.chunks.length;
+  const nameFor = (i: number, parts: number): string | undefined => {
     if (!fields.name) return undefined;
     if (parts === 1) return fields.name;
     const suffix = ` (part ${i + 1} of ${parts})`;
     return fields.name.slice(0, LIMITS.maxNameLength - suffix.length) + suffix;
   };
-  let notSent: string[] = [];
-  for (let i = 0; i < parts; i++) {
-    const queue: string[][] = [plan.chunks[i]!];
+  const stopped = (stop: { stoppedBy: StoppedBy; unsentAfter?: string }): ListSubmission => ({
+    ...submission(plan, jobs, rejectedByService, queue.flat()),
+    ...stop,
+  });
+  let fits = opts.sendWhatFits && plan.fitsNow ? plan.fitsNow.left : Number.POSITIVE_INFINITY;
+  let shrunk = false;
+  while (queue.length) {
+    if (fits <= 0)
+      return stopped({ stoppedBy: 'allowance', unsentAfter: new Date(plan.fitsNow!.freeAt).toISOString() });
+    if (queue[0]!.length > fits) {
+      const head = queue.shift()!;
+      queue.unshift(head.slice(0, fits), head.slice(fits));
+    }
+    const sending = queue[0]!;
+    const attempt: string[][] = [sending];
+    const before = jobs.length;
     try {
-      await postResolving422(http, queue, { ...fields, name: nameFor(i) }, opts, jobs, rejectedByService);
+      await postResolving422(
+        http,
+        attempt,
+        { ...fields, name: nameFor(jobs.length, Math.max(planned, jobs.length + queue.length)) },
+        opts,
+        jobs,
+        rejectedByService,
+      );
+      queue.shift();
+      fits -= jobs.slice(before).reduce((n, j) => n + (j.total_emails ?? 0), 0);
     } catch (error) {
+      // What was placed before the stop is done; what is left of `sending` heads the queue again.
+      queue.shift();
+      if (attempt.length) queue.unshift(...attempt);
       if (error instanceof BudgetStop) {
         // Out of time before a POST left: nothing in doubt, the rest is reported, not lost or resent.
-        if (jobs.length === 0) throw error.spent;
-        notSent = [...queue.flat(), ...plan.chunks.slice(i + 1).flat()];
-        break;
+        if (jobs.length === 0 && !opts.sendWhatFits) throw error.spent;
+        return stopped({ stoppedBy: 'time_budget' });
       }
       if (!(error instanceof EvfError)) throw error;
+      if (
+        error instanceof RateLimitError &&
+        queue[0]!.length > SMALLEST_DAILY_ALLOWANCE &&
+        !plan.allowance &&
+        plan.learnsAllowance !== false &&
+        !shrunk
+      ) {
+        shrunk = true;
+        const refused = queue[0]!.length;
+        queue.push(...cut(queue.splice(0).flat(), SMALLEST_DAILY_ALLOWANCE));
+        if (plan.maxJobs !== undefined && jobs.length + queue.length > plan.maxJobs)
+          throw new AllowanceExceededError(refused, undefined);
+        continue;
+      }
+      const { stoppedBy, retryAt } = stopOf(error);
+      if (opts.sendWhatFits && (stoppedBy === 'allowance' || stoppedBy === 'paused')) {
+        return stopped({ stoppedBy, ...(retryAt ? { unsentAfter: retryAt } : {}) });
+      }
       // The list being posted when it stopped is the head of the queue.
       const [current = [], ...waiting] = queue;
       const uncertain: UncertainChunk | undefined =
         error instanceof SubmissionUncertainError ? { emails: current, error } : undefined;
-      const unsent = [...(uncertain ? [] : current), ...waiting.flat(), ...plan.chunks.slice(i + 1).flat()];
+      const unsent = [...(uncertain ? [] : current), ...waiting.flat()];
       // Nothing accepted and nothing in doubt: the list as a whole was refused; the error says why.
       if (jobs.length === 0 && (!uncertain || unsent.length === 0)) throw error;
       throw new PartialSubmissionError(error, jobs, uncertain, unsent);
     }
   }
-  const last = jobs[jobs.length - 1];
+  return submission(plan, jobs, rejectedByService, []);
+}
+
+function submission(
+  plan: SubmissionPlan,
+  jobs: BulkSubmission[],
+  rejectedByService: MalformedAddress[],
+  unsent: string[],
+): ListSubmission {
   return {
     jobs,
     preflight: plan.preflight,
     rejectedByService,
     creditsUsed: jobs.reduce((sum, j) => sum + (j.credits_used ?? 0), 0),
-    creditsRemaining: last?.credits_remaining,
-    unsent: notSent,
+    creditsRemaining: jobs[jobs.length - 1]?.credits_remaining,
+    unsent,
   };
 }
 
@@ -223,7 +353,8 @@ class BudgetStop extends Error {
 function assertPostFits(http: HttpCore, opts: RequestOptions): void {
   if (opts.deadline === undefined) return;
   const attempt = opts.timeoutMs ?? http.defaultTimeoutMs;
-  if (http.runtime.now() + attempt > opts.deadline) throw new BudgetStop(new TimeBudgetSpentError('POST', '/v1/verify/bulk'));
+  if (http.runtime.now() + attempt > opts.deadline)
+    throw new BudgetStop(new TimeBudgetSpentError('POST', '/v1/verify/bulk'));
 }
 
 const MAX_422_REQUESTS = 200;
@@ -258,14 +389,22 @@ async function postResolving422(
       const keep = named.size ? list.filter((e) => !named.has(e.toLowerCase())) : undefined;
       if (keep && keep.length < list.length) {
         for (const bad of error.invalidEmails ?? []) {
-          rejected.push({ email: bad.email, index: chunk.indexOf(bad.email), reason: bad.reason ?? 'refused by the service' });
+          rejected.push({
+            email: bad.email,
+            index: chunk.indexOf(bad.email),
+            reason: bad.reason ?? 'refused by the service',
+          });
         }
         if (keep.length) queue.unshift(keep);
       } else if (list.length > 1) {
         const mid = Math.ceil(list.length / 2);
         queue.unshift(list.slice(0, mid), list.slice(mid));
       } else {
-        rejected.push({ email: list[0]!, index: chunk.indexOf(list[0]!), reason: error.serverMessage ?? 'refused by the service' });
+        rejected.push({
+          email: list[0]!,
+          index: chunk.indexOf(list[0]!),
+          reason: error.serverMessage ?? 'refused by the service',
+        });
       }
     }
   }

@@ -12,6 +12,8 @@ export const CATEGORIES = [
   'Inbox Full',
   'Invalid / Disabled / No Mail Server',
   'Unknown / Not Verified (refunded)',
+  'Unknown / Not Verified (charged)',
+  'Invalid',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -45,14 +47,29 @@ const UNRECOGNISED: readonly [Category, Group] = ['Unknown / Not Verified (refun
  * The dashboard's mapping: tags first (in the spec's order), then primary_label.
  * The row's `status` is deliberately not an input: the spec says it may disagree with details.
  */
-export function categorize(details: Pick<Details, 'primary_label' | 'tags'> | null | undefined): Categorization {
+export function categorize(
+  details: Pick<Details, 'primary_label' | 'tags'> | null | undefined,
+  options: CategorizeOptions = {},
+): Categorization {
   const tags = Array.isArray(details?.tags) ? details.tags : [];
   for (const [tag, category, group] of TAG_RULES) {
     if (tags.some((t) => t && t.label === tag)) return { category, group, safeToSend: group === 'safe_to_send' };
   }
   const label = typeof details?.primary_label === 'string' ? details.primary_label : '';
   const [category, group] = Object.prototype.hasOwnProperty.call(LABEL_RULES, label) ? LABEL_RULES[label]! : UNRECOGNISED;
+  // The spec refunds unknowns only when a bulk job ends; a single check that answered unknown was charged.
+  if (options.source === 'single' && category === 'Unknown / Not Verified (refunded)') {
+    return { category: 'Unknown / Not Verified (charged)', group, safeToSend: false };
+  }
   return { category, group, safeToSend: group === 'safe_to_send' };
+}
+
+export interface CategorizeOptions {
+  /**
+   * Where the answer came from. `bulk` (default): a job's row, whose unknown is refunded when the job
+   * ends. `single`: POST /v1/verify/single, which charged its credit and refunds nothing for an unknown.
+   */
+  source?: 'bulk' | 'single';
 }
 
 /** The category of a single check that got no verdict: the service refunded it (a 408), or its answer was lost. */
@@ -77,11 +94,15 @@ export interface CategoryFields {
   safe_to_send: boolean;
 }
 
-/** Adds the flat fields every platform outputs, so users can route with a plain filter step. */
-export function withCategory<T extends { details?: Pick<Details, 'primary_label' | 'tags'> | null }>(
+/**
+ * Adds the flat fields every platform outputs, so users can route with a plain filter step. A single
+ * check's result (it carries `credits_used`, a job's row does not) is categorized as charged.
+ */
+export function withCategory<T extends { details?: Pick<Details, 'primary_label' | 'tags'> | null; credits_used?: unknown }>(
   row: T,
 ): T & CategoryFields {
-  const { category, group, safeToSend } = categorize(row.details);
+  const source = typeof row.credits_used === 'number' && row.credits_used > 0 ? 'single' : 'bulk';
+  const { category, group, safeToSend } = categorize(row.details, { source });
   return { ...row, category, group, safe_to_send: safeToSend };
 }
 

@@ -14,8 +14,10 @@ import {
   type SubmissionPlan,
   type SubmitListOptions,
   type SubmitListParams,
+  type PostOptions,
 } from './bulk';
-import { allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
+import { allowanceLeft, allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
+import { badInputVerdict, type BadInputVerdict } from './bad-input';
 import { emailProblem, unwrapAddress } from './validation/email';
 import {
   assertApiKey,
@@ -177,6 +179,17 @@ export class EmailVerificationClient {
   }
 
   /**
+   * Verifies one cell of a sheet: an empty cell, a malformed address or several addresses get the free
+   * verdict of badInputVerdict (nothing sent, credits_used 0), anything else goes to verifySingle.
+   */
+  async verifyCell(cell: unknown, opts: RequestOptions & { check_smtp?: boolean } = {}): Promise<SingleResult | BadInputVerdict> {
+    const bad = badInputVerdict(cell);
+    if (bad) return bad;
+    const { check_smtp, ...request } = opts;
+    return this.verifySingle({ email: String(cell), ...(check_smtp === undefined ? {} : { check_smtp }) }, request);
+  }
+
+  /**
    * Everything decided before a list costs anything: the job fields checked, pre-flight run once, jobs
    * sized to the account's allowance (read from the account, free, for lists over 10,000). Show it to
    * the user, refuse it, or hand it to submitPlan.
@@ -189,12 +202,25 @@ export class EmailVerificationClient {
     const fields: JobFields = { ...rest, webhook_url: rest.webhook_url || undefined };
     await this.assertJobFields(fields);
     const given = typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
-    let plan: SubmissionPlan = { ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given, allowNothingToSend: options.allowNothingToSend }), fields };
+    let plan: SubmissionPlan = {
+      ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given, allowNothingToSend: options.allowNothingToSend }),
+      fields,
+      learnsAllowance: options.allowance !== null,
+      maxJobs: options.maxJobs,
+    };
     assertMaxJobs(plan, options.maxJobs);
-    // Reading the account is free; only a list larger than the smallest allowance needs it.
-    if ((options.allowance === undefined || options.allowance === 'account') && plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) {
-      const allowance = await this.getAccount({ signal: options.signal, deadline: options.deadline }).then(allowanceOf, () => undefined);
-      if (allowance) plan = sizePlan(plan, allowance);
+    // Reading the account is free. A list within the smallest allowance needs it only to send what fits.
+    const readAccount = options.allowance === undefined || options.allowance === 'account';
+    if (readAccount && (options.sendWhatFits || plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) && plan.chunks.length) {
+      const account = await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(() => undefined);
+      const allowance = account && allowanceOf(account);
+      if (allowance) {
+        plan = sizePlan(plan, allowance);
+        if (options.sendWhatFits) {
+          const { left, freeAfterMs } = allowanceLeft(allowance, account.credits_used_today);
+          plan = { ...plan, fitsNow: { left, freeAt: this.options.runtime.now() + freeAfterMs } };
+        }
+      }
       assertMaxJobs(plan, options.maxJobs);
     }
     return plan;
@@ -214,7 +240,7 @@ export class EmailVerificationClient {
    * Posts a plan's already-checked jobs; see bulk.ts for a 422 or a stop part way. With `deadline`, a job
    * is posted only while a whole attempt still fits before it; the rest is returned in `unsent`.
    */
-  submitPlan(plan: SubmissionPlan, opts: RequestOptions = {}): Promise<ListSubmission> {
+  submitPlan(plan: SubmissionPlan, opts: PostOptions = {}): Promise<ListSubmission> {
     return postPlan(this.http, plan, opts);
   }
 

@@ -210,10 +210,13 @@ export class RateLimitError extends ApiError {
 /** 503: the service has paused new jobs. */
 export class ServiceUnavailableError extends ApiError {
   readonly retryAfterMs: number | undefined;
-  constructor(init: ApiErrorInit, retryAfterMs: number | undefined) {
+  /** Epoch milliseconds when new work is taken again, when known. */
+  readonly retryAt: number | undefined;
+  constructor(init: ApiErrorInit, retryAfterMs: number | undefined, nowMs?: number) {
     const when = retryAfterMs === undefined ? 'later' : `in about ${formatWait(retryAfterMs)}`;
     super(init, `The service is not taking new work for now; try again ${when}.`);
     this.retryAfterMs = retryAfterMs;
+    this.retryAt = retryAfterMs === undefined || nowMs === undefined ? undefined : nowMs + retryAfterMs;
   }
 }
 
@@ -298,6 +301,49 @@ function reasonOf(cause: EvfError): string {
   return cause.message.replace(/\.$/, '');
 }
 
+/**
+ * One job larger than the account's whole daily API allowance: it can never be accepted as it is, so
+ * waiting does not help (never a retry-later error). Smaller runs, or the dashboard upload, do.
+ */
+export class AllowanceExceededError extends InputError {
+  /** The account's daily allowance the job was measured against; undefined when the service does not show it. */
+  readonly perDay: number | undefined;
+  /** Addresses in the job that was asked for. */
+  readonly asked: number;
+  constructor(asked: number, perDay: number | undefined, plan?: string) {
+    const allowance =
+      perDay === undefined
+        ? `The service refused a job of ${plural(asked, 'address', 'addresses')} over the account's API allowance, which it does not show; the smallest allowance is ${SMALLEST_DAILY} addresses a day, so it may never fit at once.`
+        : `A job of ${plural(asked, 'address', 'addresses')} is larger than this account's whole API allowance${plan ? ` (${plan} plan)` : ''} of ${perDay} addresses a day, so it can never be accepted at once.`;
+    const most = perDay ?? SMALLEST_DAILY;
+    super(
+      'emails',
+      'allowance',
+      `${allowance} The allowance is shared by all the account's keys. Send at most ${most} addresses per run (the rest on the following days), or upload the list in the app's dashboard (up to 2,000,000 addresses, never rate-limited). Nothing was sent or charged.`,
+    );
+    this.perDay = perDay;
+    this.asked = asked;
+  }
+}
+
+/** The spec's smallest daily allowance (Starter, any top-up); kept here so errors.ts imports nothing. */
+const SMALLEST_DAILY = 10_000;
+
+/** Why a list stopped part way with addresses left to send later. */
+export type StoppedBy = 'allowance' | 'paused' | 'time_budget';
+
+/** What a stop's cause says about when the rest can go: the service's own time, as ISO 8601. */
+export function stopOf(cause: unknown): { stoppedBy?: StoppedBy; retryAt?: string } {
+  if (cause instanceof RateLimitError) return { stoppedBy: 'allowance', retryAt: isoOf(cause.retryAt) };
+  if (cause instanceof ServiceUnavailableError) return { stoppedBy: 'paused', retryAt: isoOf(cause.retryAt) };
+  if (cause instanceof TimeBudgetSpentError) return { stoppedBy: 'time_budget' };
+  return {};
+}
+
+function isoOf(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
+}
+
 /** A chunk of a long list whose outcome is unknown: it may be a job already, or nothing. */
 export interface UncertainChunk {
   emails: string[];
@@ -312,17 +358,24 @@ export class PartialSubmissionError extends EvfError {
   readonly accepted: BulkSubmissionLike[];
   readonly uncertain: UncertainChunk | undefined;
   readonly unsent: string[];
+  /** When the unsent addresses can go (ISO 8601), when the stop said: a 429's reset, a 503's Retry-After. */
+  readonly retryAt: string | undefined;
+  /** The allowance (429), paused new jobs (503) or the caller's time budget; undefined for other stops. */
+  readonly stoppedBy: StoppedBy | undefined;
   constructor(cause: EvfError, accepted: BulkSubmissionLike[], uncertain: UncertainChunk | undefined, unsent: string[]) {
     const ids = accepted.map((j) => j.job_id);
+    const { stoppedBy, retryAt } = stopOf(cause);
     const parts = [
       ids.length ? `${ids.length} job(s) were accepted and charged (${ids.join(', ')})` : 'no job was accepted',
       uncertain ? `${uncertain.emails.length} addresses were sent with no clear answer and may be a job already` : '',
-      `${unsent.length} addresses were not sent`,
+      `${unsent.length} addresses were not sent${retryAt ? ` and can be sent after ${retryAt}` : ''}`,
     ].filter(Boolean);
     super(`The list was submitted only in part: ${parts.join('; ')}. What stopped it: ${cause.message}`, { cause });
     this.accepted = accepted;
     this.uncertain = uncertain;
     this.unsent = unsent;
+    this.retryAt = retryAt;
+    this.stoppedBy = stoppedBy;
   }
 
   /** The ids of the jobs that were accepted (and charged). */

@@ -13,7 +13,7 @@ export type { RequestOptions, RetryOptions } from './core/http';
 export type { ResultsOptions, JobsOptions } from './core/pagination';
 export { isJobStopped } from './core/waiting';
 export type { WaitOptions } from './core/waiting';
-export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields } from './bulk';
+export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields, PostOptions } from './bulk';
 export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
@@ -40,9 +40,10 @@ export {
   SubmissionUncertainError,
   VerificationUncertainError,
   PartialSubmissionError,
+  AllowanceExceededError,
   JobWaitTimeoutError,
 } from './errors';
-export type { InvalidEmail, UncertainSubmission, UncertainChunk } from './errors';
+export type { InvalidEmail, UncertainSubmission, UncertainChunk, StoppedBy } from './errors';
 
 // The spec's limits, statuses and the API allowance tables.
 export { LIMITS, JOB_STATUSES, STOPPED_STATUSES, PRIORITIES, API_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from './limits';
@@ -51,6 +52,10 @@ export type { ApiAllowance } from './allowance';
 
 // Decisions: the dashboard's category mapping.
 export * from './categories';
+
+// A per-row check: the free verdict for a cell that holds no single usable address.
+export { badInputVerdict } from './bad-input';
+export type { BadInputVerdict, BadInputProblem } from './bad-input';
 
 // Holding a whole job's rows at once: each repeated part kept once.
 export { createRowSharer } from './shared-parts';

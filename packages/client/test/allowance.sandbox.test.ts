@@ -1,115 +1,163 @@
 /**
- * Job size and the account's API allowance (the spec's Limits tables). A job larger than the allowance
- * can never be accepted, so it is never made; a list the daily allowance cannot take is refused before
- * anything is charged, with the allowance named.
+ * submitList against the sandbox answering GET /v1/account in the spec's shape (plan, credits,
+ * credits_used_today): jobs sized from the plan, what fits sent, the rest returned with the time it can
+ * go, and a top-up account (no plan shown) taught its job size by the service's 429.
  */
-import { allowanceOf, InputError } from '@evf/client';
-import { planSubmission } from '../src/bulk';
-import { createClient } from '@evf/client/node';
-import { startFastSandbox } from '../../../test/support/sandbox';
+import {
+  AllowanceExceededError,
+  EmailVerificationClient,
+  PartialSubmissionError,
+  type Runtime,
+} from '@evf/client';
+import { createClient, fetchTransport, nodeRuntime } from '@evf/client/node';
 import type { Sandbox } from '@evf/sandbox';
+import { startFastSandbox } from '../../../test/support/sandbox';
 
-describe('allowanceOf: the plan and top-up tables', () => {
-  test.each([
-    [{ plan: 'starter', top_up_total: 0 }, { perHour: 10_000, perDay: 10_000, exact: true }],
-    [{ plan: 'Growth', top_up_total: 0 }, { perHour: null, perDay: 50_000, exact: true }],
-    [{ plan: 'plus', top_up_total: 0 }, { perHour: null, perDay: 100_000, exact: true }],
-    [{ plan: 'Scale Max' }, { perHour: null, perDay: null, exact: true }],
-    // With both a plan and top-ups the more generous limit applies, window by window.
-    [{ plan: 'starter', top_up_total: 100_000 }, { perHour: null, perDay: 50_000, exact: true }],
-    [{ plan: 'growth', top_up_total: 500_000 }, { perHour: null, perDay: null, exact: true }],
-    [{ plan: null, top_up_total: 20 }, { perHour: null, perDay: 10_000, exact: true }],
-    // A plan whose top-ups are not shown: a floor (jobs are sized to it, no list is refused by it).
-    [{ plan: 'starter' }, { perHour: 10_000, perDay: 10_000, exact: false }],
-  ])('%j -> %j', (account, expected) => {
-    expect(allowanceOf({ credits: 0, credits_used_today: 0, ...account })).toEqual(expected);
-  });
+const DAY = 24 * 3600_000;
+const list = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `valid.${tag}${i}@example.com`);
 
-  test('an explicit allowance object in the account wins; an unknown plan with nothing else is unknown', () => {
-    expect(allowanceOf({ plan: 'starter', credits: 0, credits_used_today: 0, api_allowance: { per_hour: null, per_day: 75_000 } })).toEqual({
-      perHour: null,
-      perDay: 75_000,
-      exact: true,
-    });
-    expect(allowanceOf({ plan: 'enterprise-2027', credits: 0, credits_used_today: 0 })).toBeUndefined();
+let sb: Sandbox;
+/** The client's clock follows the sandbox's, which the tests move forward. */
+let offset = 0;
+const runtime: Runtime = { ...nodeRuntime, now: () => Date.now() + offset };
+const advance = (ms: number) => {
+  offset += ms;
+  sb.advanceTime(ms);
+};
+beforeAll(async () => {
+  sb = await startFastSandbox({ timeScale: 1 / 1000 });
+});
+afterAll(() => sb.close());
+
+function clientFor(seed: Parameters<Sandbox['addAccount']>[0]) {
+  const acct = sb.addAccount({ credits: 1_000_000, ...seed });
+  const client = new EmailVerificationClient({
+    apiKey: acct.apiKey,
+    baseUrl: sb.baseUrl,
+    transport: fetchTransport,
+    runtime,
   });
+  const from = sb.requests.length;
+  return { acct, client, calls: () => sb.requests.slice(from).map((r) => `${r.method} ${r.path}`) };
+}
+
+test('Starter, sendWhatFits: 10,000 sent, the rest returned for 24 hours later, with no 429 asked for', async () => {
+  const { acct, client, calls } = clientFor({ plan: 'starter' });
+  const before = runtime.now();
+  const out = await client.submitList({ emails: list(10_500, 'a') }, { sendWhatFits: true });
+  expect(out.jobs.map((j) => j.total_emails)).toEqual([10_000]);
+  expect(out.unsent).toHaveLength(500);
+  expect(out.stoppedBy).toBe('allowance');
+  expect(Date.parse(out.unsentAfter!) - before).toBeGreaterThanOrEqual(DAY);
+  expect(calls()).toEqual(['GET /v1/account', 'POST /v1/verify/bulk']);
+  expect(sb.ledger(acct.accountId).charged).toBe(10_000);
 });
 
-describe('planSubmission sizes jobs to the allowance', () => {
-  const list = Array.from({ length: 7 }, (_, i) => `lead${i}@example.com`);
-
-  test('an hourly window smaller than 50,000 becomes the job size', () => {
-    expect(planSubmission(list, { allowance: { perHour: 3, perDay: null } }).chunks.map((c) => c.length)).toEqual([3, 3, 1]);
-  });
-
-  test('a list over the daily allowance is refused before anything is sent, naming the allowance', () => {
-    const error = (() => {
-      try {
-        planSubmission(list, { allowance: { perHour: null, perDay: 5 } });
-      } catch (e) {
-        return e;
-      }
-    })() as InputError;
-    expect(error).toBeInstanceOf(InputError);
-    expect(error.rule).toBe('allowance');
-    expect(error.message).toMatch(/7 unique addresses, but this account's API allowance is 5 addresses a day/);
-    expect(error.message).toMatch(/dashboard/);
-  });
-
-  test('a floor (top-ups unknown) sizes jobs but refuses nothing', () => {
-    expect(planSubmission(list, { allowance: { perHour: 5, perDay: 5, exact: false } }).chunks.map((c) => c.length)).toEqual([5, 2]);
-  });
+test('Starter, no option: a 429 part way is PartialSubmissionError with retryAt (the day window) and stoppedBy', async () => {
+  const { client } = clientFor({ plan: 'starter' });
+  const error = await client.submitList({ emails: list(10_500, 'b') }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(PartialSubmissionError);
+  const partial = error as PartialSubmissionError;
+  expect(partial.stoppedBy).toBe('allowance');
+  expect(partial.unsent).toHaveLength(500);
+  // The hour and the day both refuse; the request fits when the day's window frees, not the hour's.
+  expect(Date.parse(partial.retryAt!) - runtime.now()).toBeGreaterThan(DAY - 60_000);
+  expect(partial.message).toMatch(/can be sent after \d{4}-\d\d-\d\dT/);
 });
 
-describe('submitList reads the allowance from the account (against the sandbox)', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await startFastSandbox({ timeScale: 1 / 1000 });
-  });
-  afterAll(() => sb.close());
-  const big = Array.from({ length: 10_500 }, (_, i) => `valid.lead${i}@example.com`);
-
-  test('Starter: a list of 10,500 can never fit 10,000 a day: refused, no POST, nothing charged', async () => {
-    const acct = sb.addAccount({ plan: 'starter', credits: 100_000 });
-    const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
-    const from = sb.requests.length;
-    await expect(client.submitList({ emails: big })).rejects.toMatchObject({ rule: 'allowance' });
-    expect(sb.requests.slice(from).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/account']);
-    expect(sb.ledger(acct.accountId).charged).toBe(0);
-  });
-
-  test('Starter with 500,000 in top-ups (unlimited): the same list is one job', async () => {
-    const acct = sb.addAccount({ plan: 'starter', topUpTotal: 500_000, credits: 100_000 });
-    const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
-    const { jobs } = await client.submitList({ emails: big });
-    expect(jobs.map((j) => j.total_emails)).toEqual([10_500]);
-  });
-
-  test('a list within the smallest allowance does not read the account', async () => {
-    const acct = sb.addAccount({ plan: 'starter', credits: 100 });
-    const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
-    const from = sb.requests.length;
-    await client.submitList({ emails: ['valid.one@example.com'] });
-    expect(sb.requests.slice(from).map((r) => r.path)).toEqual(['/v1/verify/bulk']);
-  });
+test('top-ups only (no plan shown): a 429 on a 50,000 job teaches jobs of 10,000; the rest waits for the reset', async () => {
+  const { acct, client, calls } = clientFor({ plan: null, topUpTotal: 20_000 });
+  const out = await client.submitList({ emails: list(25_000, 'c') }, { sendWhatFits: true });
+  expect(out.jobs.map((j) => j.total_emails)).toEqual([10_000]);
+  expect(out.unsent).toHaveLength(15_000);
+  expect(out.stoppedBy).toBe('allowance');
+  expect(Date.parse(out.unsentAfter!) - runtime.now()).toBeGreaterThan(DAY - 60_000);
+  expect(calls()).toEqual([
+    'GET /v1/account',
+    'POST /v1/verify/bulk',
+    'POST /v1/verify/bulk',
+    'POST /v1/verify/bulk',
+  ]);
+  expect(sb.ledger(acct.accountId).charged).toBe(10_000);
 });
 
-describe('planList, withJobFields, submitPlan: one scan of the list', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await startFastSandbox({ timeScale: 1 / 1000 });
-  });
-  afterAll(() => sb.close());
+test('one job asked for on Starter and larger than 10,000: AllowanceExceededError, nothing sent', async () => {
+  const { acct, client, calls } = clientFor({ plan: 'starter' });
+  const error = await client
+    .submitList({ emails: list(12_000, 'd') }, { maxJobs: 1 })
+    .catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AllowanceExceededError);
+  expect(error).toMatchObject({ perDay: 10_000, asked: 12_000 });
+  expect(calls()).toEqual(['GET /v1/account']);
+  expect(sb.ledger(acct.accountId).charged).toBe(0);
+});
 
-  test('fields changed after planning are checked again, and the plan posts as planned', async () => {
-    const acct = sb.addAccount({ plan: 'pro', credits: 100 });
-    const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
-    const plan = await client.planList({ emails: ['valid.a@example.com', 'VALID.A@example.com', 'bad@'], name: 'May' });
-    expect(plan.chunks).toEqual([['valid.a@example.com']]);
-    await expect(client.withJobFields(plan, { webhook_url: 'http://hooks.example.com/x' })).rejects.toMatchObject({ field: 'webhook_url' });
-    const renamed = await client.withJobFields(plan, { name: 'June' });
-    const { jobs } = await client.submitPlan(renamed);
-    expect(jobs).toHaveLength(1);
-    expect((await client.listJobs()).jobs.map((j) => j.total_emails)).toEqual([1]);
+test('one job asked for, top-ups only, refused by a 429 as too large: AllowanceExceededError, not retry-later', async () => {
+  const { acct, client } = clientFor({ plan: null, topUpTotal: 20_000 });
+  const error = await client
+    .submitList({ emails: list(12_000, 'e') }, { maxJobs: 1 })
+    .catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AllowanceExceededError);
+  expect((error as Error).message).toMatch(/at most 10000 addresses per run/);
+  expect(sb.ledger(acct.accountId).charged).toBe(0);
+});
+
+test('a 503 "new jobs paused" after the first job: a stop with the Retry-After time, nothing charged twice', async () => {
+  const { acct } = clientFor({ plan: 'pro' });
+  let posts = 0;
+  const pausing = new EmailVerificationClient({
+    apiKey: acct.apiKey,
+    baseUrl: sb.baseUrl,
+    runtime,
+    transport: async (req) => {
+      const res = await fetchTransport(req);
+      if (req.method === 'POST' && ++posts === 1) sb.faults.pauseNewJobs({ retryAfterSeconds: 3600 * 1000 });
+      return res;
+    },
   });
+  try {
+    const out = await pausing.submitList({ emails: list(120_000, 'f') }, { sendWhatFits: true });
+    expect(out.jobs.map((j) => j.total_emails)).toEqual([50_000]);
+    expect(out.unsent).toHaveLength(70_000);
+    expect(out.stoppedBy).toBe('paused');
+    expect(Date.parse(out.unsentAfter!) - runtime.now()).toBeGreaterThan(3000_000);
+    const error = await pausing.submitList({ emails: list(120_000, 'g') }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ServiceUnavailableError' });
+  } finally {
+    sb.faults.resumeNewJobs();
+  }
+  expect(sb.ledger(acct.accountId).charged).toBe(50_000);
+});
+
+test('a list within the smallest allowance does not read the account', async () => {
+  const { client, calls } = clientFor({ plan: 'starter', credits: 100 });
+  await client.submitList({ emails: ['valid.one@example.com'] });
+  expect(calls()).toEqual(['POST /v1/verify/bulk']);
+});
+
+test('planList, withJobFields, submitPlan: fields changed after planning are checked again, the plan posts as planned', async () => {
+  const acct = sb.addAccount({ plan: 'pro', credits: 100 });
+  const client = createClient({ apiKey: acct.apiKey, baseUrl: sb.baseUrl });
+  const plan = await client.planList({
+    emails: ['valid.a@example.com', 'VALID.A@example.com', 'bad@'],
+    name: 'May',
+  });
+  expect(plan.chunks).toEqual([['valid.a@example.com']]);
+  await expect(
+    client.withJobFields(plan, { webhook_url: 'http://hooks.example.com/x' }),
+  ).rejects.toMatchObject({ field: 'webhook_url' });
+  const renamed = await client.withJobFields(plan, { name: 'June' });
+  const { jobs } = await client.submitPlan(renamed);
+  expect(jobs).toHaveLength(1);
+  expect((await client.listJobs()).jobs.map((j) => j.total_emails)).toEqual([1]);
+});
+
+test('the days move on: after the reset the unsent go, and the first addresses are not charged again', async () => {
+  const { acct, client } = clientFor({ plan: 'starter' });
+  const first = await client.submitList({ emails: list(15_000, 'h') }, { sendWhatFits: true });
+  advance(Date.parse(first.unsentAfter!) - runtime.now());
+  const second = await client.submitList({ emails: first.unsent }, { sendWhatFits: true });
+  expect(second.unsent).toEqual([]);
+  expect(second.stoppedBy).toBeUndefined();
+  expect(sb.ledger(acct.accountId).charged).toBe(15_000);
 });

@@ -51,6 +51,16 @@ describe('categorize: the dashboard mapping, tags first, then primary_label', ()
       { details: { primary_label: 'disabled', tags: [] } },
     ];
     expect(countByGroup(rows)).toEqual({ safe_to_send: 1, risky: 1, invalid: 1 });
-    expect(CATEGORIES).toHaveLength(8);
+    expect(CATEGORIES).toHaveLength(10);
+  });
+
+  test('"refunded" only where the service refunds: a job\'s unknown row, never a charged single check', () => {
+    const unknown = { primary_label: 'unknown', tags: [] };
+    expect(categorize(unknown).category).toBe('Unknown / Not Verified (refunded)');
+    expect(categorize(unknown, { source: 'single' })).toEqual({ category: 'Unknown / Not Verified (charged)', group: 'risky', safeToSend: false });
+    expect(categorize({ primary_label: 'valid', tags: [] }, { source: 'single' }).category).toBe('Valid');
+    // A single check's result carries credits_used; a job's row does not.
+    expect(withCategory({ details: unknown, credits_used: 1 }).category).toBe('Unknown / Not Verified (charged)');
+    expect(withCategory({ details: { primary_label: 'not_verified', tags: [] } }).category).toBe('Unknown / Not Verified (refunded)');
   });
 });

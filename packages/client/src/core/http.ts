@@ -237,7 +237,7 @@ export class HttpCore {
           now,
         );
       case 503:
-        return new ServiceUnavailableError(init, parseRetryHeader(response.headers['retry-after'], now));
+        return new ServiceUnavailableError(init, parseRetryHeader(response.headers['retry-after'], now), now);
       default:
         return response.status >= 500 ? new ServerError(init) : new ApiError(init);
     }
