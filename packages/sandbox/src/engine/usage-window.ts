@@ -7,10 +7,12 @@ export interface AllowanceDecision {
   ok: boolean;
   /** When over: wall-clock ms at which the request would fit. */
   resetAt?: number;
-  /** Which window refused it. */
+  /** The refusing window whose reset is latest: the one that decides when the request fits. */
   window?: 'hour' | 'day';
   limit?: number;
   used?: number;
+  /** The request is larger than a window's whole limit: it can never be accepted as one call. */
+  neverFits?: boolean;
 }
 
 /**
@@ -37,8 +39,14 @@ export class UsageWindow {
     return used;
   }
 
+  /**
+   * Every window is checked: the request fits when the last of the refusing windows lets it (Starter
+   * after 10,000 in an hour is refused by the hour and the day, and fits when the day's window frees).
+   */
   check(allowance: Allowance, count: number, now: number): AllowanceDecision {
     this.prune(now);
+    let refusal: AllowanceDecision = { ok: true };
+    let neverFits = false;
     for (const [window, windowMs, limit] of [
       ['hour', HOUR_MS, allowance.perHour],
       ['day', DAY_MS, allowance.perDay],
@@ -46,9 +54,11 @@ export class UsageWindow {
       if (limit === null) continue;
       const used = this.usedIn(windowMs, now);
       if (used + count <= limit) continue;
-      return { ok: false, window, limit, used, resetAt: this.fitsAt(windowMs, limit, count, now) };
+      neverFits ||= count > limit;
+      const resetAt = this.fitsAt(windowMs, limit, count, now);
+      if (refusal.ok || resetAt > refusal.resetAt!) refusal = { ok: false, window, limit, used, resetAt };
     }
-    return { ok: true };
+    return refusal.ok ? refusal : { ...refusal, neverFits };
   }
 
   /** The earliest time enough old usage leaves the window for `count` more to fit. */

@@ -48,18 +48,31 @@ function renewalDate(account: Account, now: number): string {
   return new Date(account.createdAt + periods * period).toISOString();
 }
 
-/** 429 when the account's shared allowance cannot take `count` more addresses now. */
+/**
+ * 429 when the account's shared allowance cannot take `count` more addresses now. X-RateLimit-Reset is
+ * when this request would fit; a request larger than a window's whole limit never fits, and says so.
+ */
 function checkAllowance(ctx: SandboxContext, account: Account, count: number): void {
   if (!account.allowance) return;
   const now = ctx.clock.now();
   const decision = account.usage.check(account.allowance, count, now);
   if (decision.ok) return;
   const reset = formatWaitHeader(decision.resetAt!, now, ctx.rateLimitResetFormat);
+  const shared = `This account's API allowance is ${decision.limit} addresses per ${decision.window}, shared by all its keys`;
+  const message = decision.neverFits
+    ? `${shared}: a request of ${count} addresses is larger than the whole allowance and can never be accepted at once. Send at most ${decision.limit} per request, or upload the list in the dashboard.`
+    : `${shared}; ${decision.used} are used. Wait until the time in X-RateLimit-Reset.`;
   throw new HttpError(
     429,
     'rate_limited',
-    `This account's API allowance is ${decision.limit} addresses per ${decision.window}, shared by all its keys; ${decision.used} are used. Wait until the time in X-RateLimit-Reset.`,
-    { window: decision.window, limit: decision.limit, used: decision.used, requested: count },
+    message,
+    {
+      window: decision.window,
+      limit: decision.limit,
+      used: decision.used,
+      requested: count,
+      ...(decision.neverFits ? { never_fits: true } : {}),
+    },
     {
       'X-RateLimit-Reset': reset,
       'X-RateLimit-Limit': String(decision.limit),

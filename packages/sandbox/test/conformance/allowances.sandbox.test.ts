@@ -3,6 +3,7 @@ import type { Sandbox } from '@evf/sandbox';
 import { client, start } from './helpers';
 
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 const emails = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `valid${tag}${i}@example.com`);
 
 describe('sandbox conformance: API allowances per plan and top-up, counted in addresses and shared by keys', () => {
@@ -42,9 +43,11 @@ describe('sandbox conformance: API allowances per plan and top-up, counted in ad
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe('rate_limited');
     const reset = Number(over.headers['x-ratelimit-reset']);
-    // Epoch seconds: when the first submission leaves the hourly window.
-    expect(reset * 1000).toBeGreaterThan(Date.now() + HOUR - 60_000);
-    expect(reset * 1000).toBeLessThan(Date.now() + HOUR + 60_000);
+    // Epoch seconds: when the request fits, the latest of the refusing windows. The hour and the day
+    // both refuse; the day's window frees last, so the reset is a day after the first submission.
+    expect(over.body.error.window).toBe('day');
+    expect(reset * 1000).toBeGreaterThan(Date.now() + DAY - 60_000);
+    expect(reset * 1000).toBeLessThan(Date.now() + DAY + 60_000);
     expect(sb.ledger('starter').charged - before.charged).toBe(10_000);
     // Duplicates are not counted: 1 unique address in 3 spellings would still be over.
     const dup = await call('POST', '/v1/verify/bulk', {
@@ -64,6 +67,18 @@ describe('sandbox conformance: API allowances per plan and top-up, counted in ad
     expect(
       (await call('POST', '/v1/verify/single', { key, body: { email: 'valid.nextday@example.com' } })).status,
     ).toBe(200);
+  });
+
+  test('a request larger than a window\'s whole limit says in its 429 body that it never fits', async () => {
+    const acct = sb.addAccount({ plan: 'starter', credits: 100_000 });
+    const r = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(12_000, 'n') } });
+    expect(r.status).toBe(429);
+    expect(r.body.error).toMatchObject({ never_fits: true, limit: 10_000, requested: 12_000 });
+    expect(r.body.error.message).toMatch(/larger than the whole allowance and can never be accepted at once/);
+    const fits = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(10_000, 'n') } });
+    expect(fits.status).toBe(202);
+    const later = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(1, 'm') } });
+    expect(later.body.error.never_fits).toBeUndefined();
   });
 
   test('growth: 50,000 per day shared by all three keys, no hourly limit', async () => {
@@ -136,8 +151,8 @@ describe('sandbox conformance: API allowances per plan and top-up, counted in ad
         if (format === 'http-date') expect(raw).toMatch(/GMT$/);
         else expect(raw).toMatch(/^\d+$/);
         const waitMs = parseRetryHeader(raw, Date.now());
-        expect(waitMs).toBeGreaterThan(HOUR - 60_000);
-        expect(waitMs).toBeLessThan(HOUR + 60_000);
+        expect(waitMs).toBeGreaterThan(DAY - 60_000);
+        expect(waitMs).toBeLessThan(DAY + 60_000);
       } finally {
         await sb2.close();
       }
