@@ -19,4 +19,6 @@ export interface SandboxContext {
   /** Spec milliseconds a normal single verification takes. */
   singleLatencyMs: number;
   maxBodyBytes: number;
+  /** GET /v1/account adds fields the spec does not show (SandboxOptions.accountExtras). */
+  accountExtras: boolean;
 }

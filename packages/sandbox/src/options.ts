@@ -41,6 +41,13 @@ export interface SandboxOptions {
   webhookRetryWaitsMs?: number[];
   /** Largest accepted request body. Default 32 MiB. */
   maxBodyBytes?: number;
+  /**
+   * GET /v1/account answers with fields the spec does not show: account_id, name, email, created_at,
+   * credits_used_this_month, top_up_total and api_allowance (keys, per_hour, per_day). Only for tests of
+   * code that must tolerate further fields; no client or platform code may need them. Default false:
+   * plan, credits and credits_used_today, the spec's shape.
+   */
+  accountExtras?: boolean;
 }
 
 const FILE_KEYS = new Set([
@@ -58,6 +65,7 @@ const FILE_KEYS = new Set([
   'adminApi',
   'webhookRetryWaitsMs',
   'maxBodyBytes',
+  'accountExtras',
 ]);
 
 /** Reads a JSON config file; unknown keys are refused so a typo does not go unnoticed. */

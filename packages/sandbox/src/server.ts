@@ -159,6 +159,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     retryAfterFormat: opts.retryAfterFormat ?? 'delta-seconds',
     singleLatencyMs: nonNegative('singleLatencyMs', opts.singleLatencyMs ?? 300),
     maxBodyBytes: opts.maxBodyBytes ?? 32 * 1024 * 1024,
+    accountExtras: opts.accountExtras === true,
   };
   const requests: RequestLogEntry[] = [];
   const adminApi = opts.adminApi !== false;

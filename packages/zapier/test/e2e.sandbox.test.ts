@@ -3,7 +3,7 @@
  * real credit ledger, and a real signed callback delivered to a local receiver that stands in for
  * Zapier's callback URL.
  */
-import type { Sandbox } from '@evf/sandbox';
+import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { assertMatches } from '@evf/contract';
 import { App, expectNoSecrets, run, steps, zapierError } from './helpers';
 import { useSandboxSession } from './sandbox-session';
@@ -34,19 +34,26 @@ const LIST = [...Object.keys(EXPECTED), 'VALID.ADA@acme-corp.com', 'broken@'];
 it('connects: the test request works and the label names the account (D003), even for a pasted key with a newline', async () => {
   const account = await run(steps.authTest, { authData: { ...auth(), api_key: `${sb.apiKey}\n` } });
   const label = await run(steps.connectionLabel, { authData: auth(), inputData: account });
-  expect(label).toBe(`${account.name} (${account.email})`);
-  const other = sb.addAccount({
-    id: 'acct_zapier_label',
-    name: 'Second Co',
-    email: 'ops@second.example',
-    plan: 'pro',
-    credits: 1_000,
-  });
-  const otherAccount = await run(steps.authTest, { authData: { api_key: other.apiKey } });
-  const otherLabel = await run(steps.connectionLabel, { authData: {}, inputData: otherAccount });
-  expect(otherLabel).toBe('Second Co (ops@second.example)');
-  expect(otherLabel).not.toBe(label);
-  expectNoSecrets([label, otherLabel], [sb.apiKey, other.apiKey]);
+  // GET /v1/account in the spec's shape shows plan, credits and credits_used_today only.
+  expect(label).toBe(`Account on the ${account.plan} plan`);
+  // Where the service shows further fields (the sandbox's accountExtras option), the label uses them.
+  const extras = await startSandbox({ port: 0, accountExtras: true });
+  const baseUrl = process.env.EVF_BASE_URL;
+  process.env.EVF_BASE_URL = extras.baseUrl;
+  try {
+    const first = await run(steps.authTest, { authData: { api_key: extras.apiKey } });
+    const firstLabel = await run(steps.connectionLabel, { authData: {}, inputData: first });
+    expect(firstLabel).toBe(`${first.name} (${first.email})`);
+    const other = extras.addAccount({ id: 'acct_zapier_label', name: 'Second Co', email: 'ops@second.example', plan: 'pro', credits: 1_000 });
+    const otherAccount = await run(steps.authTest, { authData: { api_key: other.apiKey } });
+    const otherLabel = await run(steps.connectionLabel, { authData: {}, inputData: otherAccount });
+    expect(otherLabel).toBe('Second Co (ops@second.example)');
+    expect(otherLabel).not.toBe(firstLabel);
+    expectNoSecrets([label, firstLabel, otherLabel], [sb.apiKey, extras.apiKey, other.apiKey]);
+  } finally {
+    process.env.EVF_BASE_URL = baseUrl;
+    await extras.close();
+  }
 });
 
 it('Verify Email Address: verdict, category fields, and 1 credit', async () => {

@@ -259,14 +259,22 @@ function credits({ ctx, account }: RouteInput): Reply {
   return { status: 200, body };
 }
 
+/**
+ * The spec shows plan, credits and credits_used_today and calls the further fields "not shown": those are
+ * all a client may rely on. A top-up-only account has plan null; its allowance is still enforced.
+ */
 function accountInfo({ ctx, account }: RouteInput): Reply {
   const now = ctx.clock.now();
+  const shown = {
+    plan: account.plan,
+    credits: account.ledger.credits,
+    credits_used_today: account.ledger.usedToday(now),
+  };
+  if (!ctx.accountExtras) return { status: 200, body: shown };
   return {
     status: 200,
     body: {
-      plan: account.plan,
-      credits: account.ledger.credits,
-      credits_used_today: account.ledger.usedToday(now),
+      ...shown,
       credits_used_this_month: account.ledger.usedThisMonth(now),
       account_id: account.id,
       name: account.name,
