@@ -12,6 +12,7 @@ import {
   SubmissionUncertainError,
   TimeBudgetSpentError,
   UnprocessableError,
+  plural,
   stopOf,
   type StoppedBy,
   type UncertainChunk,
@@ -74,10 +75,10 @@ export interface SubmissionPlan {
   /** The job fields, checked, sent with every job (set by the client's planList). */
   fields: JobFields;
   /**
-   * Addresses the allowance takes now, by the plan and the account's credits used today, and when the
-   * binding window is wholly free again (epoch ms): set by planList with `sendWhatFits` and a known plan.
+   * Addresses the allowance takes now, by the plan and the account's credits used today, and how long
+   * after the last job the binding window is wholly free: set by planList with `sendWhatFits` and a known plan.
    */
-  fitsNow?: { left: number; freeAt: number };
+  fitsNow?: { left: number; freeAfterMs: number };
   /** False when the caller said not to consider the allowance (`allowance: null`). */
   learnsAllowance?: boolean;
   /** The caller's cap on the number of jobs (SubmitListOptions.maxJobs). */
@@ -103,6 +104,10 @@ export interface ListSubmission {
   unsentAfter?: string;
   /** What stopped the list part way; absent when the whole list was posted. */
   stoppedBy?: StoppedBy;
+  /** Addresses the plan's allowance still takes today after this run, where the plan is known. */
+  leftToday?: number;
+  /** A stop part way in words for the user: what was sent, what was not, why, and when the rest can go. */
+  note?: string;
 }
 
 /** What postPlan takes besides the request options. */
@@ -255,15 +260,33 @@ export async function postPlan(
     const suffix = ` (part ${i + 1} of ${parts})`;
     return fields.name.slice(0, LIMITS.maxNameLength - suffix.length) + suffix;
   };
-  const stopped = (stop: { stoppedBy: StoppedBy; unsentAfter?: string }): ListSubmission => ({
-    ...submission(plan, jobs, rejectedByService, queue.flat()),
-    ...stop,
-  });
+  const stopped = (stop: { stoppedBy: StoppedBy; unsentAfter?: string }): ListSubmission => {
+    const out = submission(plan, jobs, rejectedByService, queue.flat());
+    const leftToday = plan.fitsNow ? Math.max(0, Number.isFinite(fits) ? fits : 0) : undefined;
+    return {
+      ...out,
+      ...stop,
+      ...(leftToday === undefined ? {} : { leftToday }),
+      note: stopNote(plan, out, stop, leftToday),
+    };
+  };
   let fits = opts.sendWhatFits && plan.fitsNow ? plan.fitsNow.left : Number.POSITIVE_INFINITY;
   let shrunk = false;
+  let probed = false;
   while (queue.length) {
-    if (fits <= 0)
-      return stopped({ stoppedBy: 'allowance', unsentAfter: new Date(plan.fitsNow!.freeAt).toISOString() });
+    if (fits <= 0 && jobs.length === 0 && !probed) {
+      // Nothing fits by the account's figures: one POST asks the service when it will (a 429 is free,
+      // and carries the exact time); if it is taken instead, the figures were stale and the 429 decides.
+      probed = true;
+      fits = Number.POSITIVE_INFINITY;
+    }
+    if (fits <= 0) {
+      const last = Date.parse(jobs[jobs.length - 1]?.created_at ?? '');
+      const from = Math.max(http.runtime.now(), Number.isNaN(last) ? 0 : last);
+      // A second's margin: the window counts the job's own time, which is not before `from`.
+      const unsentAfter = new Date(from + plan.fitsNow!.freeAfterMs + 1000).toISOString();
+      return stopped({ stoppedBy: 'allowance', unsentAfter });
+    }
     if (queue[0]!.length > fits) {
       const head = queue.shift()!;
       queue.unshift(head.slice(0, fits), head.slice(fits));
@@ -321,6 +344,28 @@ export async function postPlan(
     }
   }
   return submission(plan, jobs, rejectedByService, []);
+}
+
+function stopNote(
+  plan: SubmissionPlan,
+  out: ListSubmission,
+  stop: { stoppedBy: StoppedBy; unsentAfter?: string },
+  leftToday: number | undefined,
+): string {
+  const sent = out.jobs.reduce((n, j) => n + (j.total_emails ?? 0), 0);
+  const total = sent + out.unsent.length;
+  const head = `Sent ${sent} of ${total} addresses in ${plural(out.jobs.length, 'job')}; ${out.unsent.length} not sent yet`;
+  const when = stop.unsentAfter
+    ? `; they can be sent after ${stop.unsentAfter}`
+    : '; they can be sent at once';
+  if (stop.stoppedBy === 'paused') return `${head}: the service paused new jobs${when}.`;
+  if (stop.stoppedBy === 'time_budget') return `${head}: the time for this step ran out${when}.`;
+  const allowance = plan.allowance;
+  const known =
+    allowance && allowance.perDay !== null
+      ? ` of ${allowance.perDay} addresses a day${allowance.plan ? ` (${allowance.plan} plan)` : ''}${leftToday === undefined ? '' : `, ${leftToday} left today`}`
+      : '';
+  return `${head}: over the account's API allowance${known}, which all its keys share${when}.`;
 }
 
 function submission(

@@ -218,7 +218,7 @@ export class EmailVerificationClient {
         plan = sizePlan(plan, allowance);
         if (options.sendWhatFits) {
           const { left, freeAfterMs } = allowanceLeft(allowance, account.credits_used_today);
-          plan = { ...plan, fitsNow: { left, freeAt: this.options.runtime.now() + freeAfterMs } };
+          plan = { ...plan, fitsNow: { left, freeAfterMs } };
         }
       }
       assertMaxJobs(plan, options.maxJobs);

@@ -201,7 +201,10 @@ export class RateLimitError extends ApiError {
   readonly retryAt: number | undefined;
   constructor(init: ApiErrorInit, retryAfterMs: number | undefined, nowMs: number) {
     const when = retryAfterMs === undefined ? 'later' : `in about ${formatWait(retryAfterMs)}`;
-    super(init, `The account's API allowance is used up for now (it counts verified addresses); try again ${when}.`);
+    super(
+      init,
+      `The account's API allowance is used up for now (it counts verified addresses and is shared by all the account's keys); try again ${when}.`,
+    );
     this.retryAfterMs = retryAfterMs;
     this.retryAt = retryAfterMs === undefined ? undefined : nowMs + retryAfterMs;
   }

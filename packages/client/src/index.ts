@@ -53,6 +53,10 @@ export type { ApiAllowance } from './allowance';
 // Decisions: the dashboard's category mapping.
 export * from './categories';
 
+// A list sent over several runs: what to send now, so nothing is charged twice.
+export { nextSend, rememberRun } from './list-memory';
+export type { ListMemory, NextSend } from './list-memory';
+
 // A per-row check: the free verdict for a cell that holds no single usable address.
 export { badInputVerdict } from './bad-input';
 export type { BadInputVerdict, BadInputProblem } from './bad-input';

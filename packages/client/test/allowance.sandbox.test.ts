@@ -27,7 +27,10 @@ const advance = (ms: number) => {
 beforeAll(async () => {
   sb = await startFastSandbox({ timeScale: 1 / 1000 });
 });
+afterEach(() => sb.faults.resumeNewJobs());
 afterAll(() => sb.close());
+// A loaded machine scans a list of 50,000 in seconds; no test here is about time.
+jest.setTimeout(60_000);
 
 function clientFor(seed: Parameters<Sandbox['addAccount']>[0]) {
   const acct = sb.addAccount({ credits: 1_000_000, ...seed });
@@ -116,12 +119,12 @@ test('a 503 "new jobs paused" after the first job: a stop with the Retry-After t
     },
   });
   try {
-    const out = await pausing.submitList({ emails: list(120_000, 'f') }, { sendWhatFits: true });
+    const out = await pausing.submitList({ emails: list(60_000, 'f') }, { sendWhatFits: true });
     expect(out.jobs.map((j) => j.total_emails)).toEqual([50_000]);
-    expect(out.unsent).toHaveLength(70_000);
+    expect(out.unsent).toHaveLength(10_000);
     expect(out.stoppedBy).toBe('paused');
     expect(Date.parse(out.unsentAfter!) - runtime.now()).toBeGreaterThan(3000_000);
-    const error = await pausing.submitList({ emails: list(120_000, 'g') }).catch((e: unknown) => e);
+    const error = await pausing.submitList({ emails: list(60_000, 'g') }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ServiceUnavailableError' });
   } finally {
     sb.faults.resumeNewJobs();
@@ -160,4 +163,26 @@ test('the days move on: after the reset the unsent go, and the first addresses a
   expect(second.unsent).toEqual([]);
   expect(second.stoppedBy).toBeUndefined();
   expect(sb.ledger(acct.accountId).charged).toBe(15_000);
+});
+
+test('Starter, the rest again at once: one refused POST gives the exact time; the note says why and what is left', async () => {
+  const { acct, client, calls } = clientFor({ plan: 'starter' });
+  const first = await client.submitList({ emails: list(12_000, 'i') }, { sendWhatFits: true });
+  expect(first.leftToday).toBe(0);
+  expect(first.note).toMatch(
+    /^Sent 10000 of 12000 addresses in 1 job; 2000 not sent yet: over the account's API allowance of 10000 addresses a day \(Starter plan\), 0 left today, which all its keys share; they can be sent after \d{4}-/,
+  );
+  const again = await client.submitList({ emails: first.unsent }, { sendWhatFits: true });
+  expect(again.jobs).toEqual([]);
+  expect(again.unsent).toEqual(first.unsent);
+  // The service's own reset: a day after the first job (to the second), not a day after this run.
+  const jobAt = Date.parse(first.jobs[0]!.created_at);
+  expect(Math.abs(Date.parse(again.unsentAfter!) - (jobAt + DAY))).toBeLessThanOrEqual(1000);
+  expect(calls()).toEqual([
+    'GET /v1/account',
+    'POST /v1/verify/bulk',
+    'GET /v1/account',
+    'POST /v1/verify/bulk',
+  ]);
+  expect(sb.ledger(acct.accountId).charged).toBe(10_000);
 });

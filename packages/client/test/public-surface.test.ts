@@ -49,6 +49,8 @@ const PUBLIC = [
   'addressesByItem',
   'allowanceOf',
   'badInputVerdict',
+  'nextSend',
+  'rememberRun',
   'assertApiKey',
   'assertWebhookSecret',
   'baseUrlProblem',
