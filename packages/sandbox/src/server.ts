@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SandboxClock } from './clock';
 import { DEMO_ACCOUNT } from './demo-account';
 import type { SandboxContext } from './context';
-import { AccountStore, type AccountCredentials, type AccountSeed } from './engine/accounts';
+import { AccountStore, type Account, type AccountCredentials, type AccountSeed } from './engine/accounts';
 import { JobEngine, jobView } from './engine/jobs';
 import type { LedgerSummary } from './engine/ledger';
 import { FaultController, type FailNextSpec } from './faults';
@@ -112,10 +112,8 @@ function errorReply(err: unknown): Reply {
   };
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const opts: SandboxOptions = options.configFile
-    ? { ...loadConfigFile(options.configFile), ...options }
-    : options;
+/** The context every route shares, and the accounts seeded at start (the first one's are the Sandbox's own). */
+function buildContext(opts: SandboxOptions): { ctx: SandboxContext; seeded: Account[] } {
   const clock = new SandboxClock(positive('timeScale', opts.timeScale ?? 1), opts.now);
   const accounts = new AccountStore(() => clock.now());
   const seeds = opts.accounts && opts.accounts.length ? opts.accounts : [withFreshCredentials(DEMO_ACCOUNT)];
@@ -161,11 +159,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxBodyBytes: opts.maxBodyBytes ?? 32 * 1024 * 1024,
     accountExtras: opts.accountExtras === true,
   };
-  const requests: RequestLogEntry[] = [];
-  const adminApi = opts.adminApi !== false;
-  let requestCounter = 0;
+  return { ctx, seeded };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * One request: the admin API, a path outside /api, or an API call with its injected faults (a delay,
+ * a failure or a dropped connection before the route runs, or after it in place of its reply).
+ */
+function requestHandler(
+  ctx: SandboxContext,
+  requests: RequestLogEntry[],
+  adminApi: boolean,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { clock, faults } = ctx;
+  let requestCounter = 0;
+  return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     const method = (req.method ?? 'GET').toUpperCase();
     const requestId = `req_${(++requestCounter).toString(36)}_${Date.now().toString(36)}`;
@@ -207,33 +215,36 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return writeReply(res, injectedFailure(ctx, failure, 'after'), requestId);
     }
     writeReply(res, reply, requestId);
-  }
+  };
+}
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) writeReply(res, errorReply(new Error('unhandled')), 'req_error');
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
-  const host = opts.host ?? '127.0.0.1';
+/** Listens on host:port (0: any free port) and gives the port taken. */
+async function listen(server: http.Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const primary = accounts.credentials(seeded[0]!);
+  return (server.address() as AddressInfo).port;
+}
 
+/** What a test or the CLI holds: the first account's credentials, the logs, and the handles on time and faults. */
+function sandboxHandle(
+  ctx: SandboxContext,
+  server: http.Server,
+  origin: string,
+  port: number,
+  primary: AccountCredentials,
+  requests: RequestLogEntry[],
+): Sandbox {
+  const { accounts, clock, jobs, webhooks } = ctx;
   const findAccount = (idOrKey: string) => {
     const account = accounts.resolve(idOrKey);
     if (!account) throw new RangeError('no account with that id or key');
     return account;
   };
-
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `${origin}/api`,
@@ -246,7 +257,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ledger: (idOrKey = primary.accountId) => findAccount(idOrKey).ledger.summary(),
     requests,
     webhookAttempts: webhooks.attempts,
-    faults,
+    faults: ctx.faults,
     credentials: (accountId) => accounts.credentials(findAccount(accountId)),
     apiKeys: (accountId) =>
       findAccount(accountId).keys.map((k) => ({ keyId: k.id, apiKey: k.key, revoked: k.revokedAt !== null })),
@@ -267,4 +278,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       })),
   };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts: SandboxOptions = options.configFile
+    ? { ...loadConfigFile(options.configFile), ...options }
+    : options;
+  const { ctx, seeded } = buildContext(opts);
+  const requests: RequestLogEntry[] = [];
+  const handle = requestHandler(ctx, requests, opts.adminApi !== false);
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) writeReply(res, errorReply(new Error('unhandled')), 'req_error');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const host = opts.host ?? '127.0.0.1';
+  const port = await listen(server, host, opts.port ?? 0);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return sandboxHandle(ctx, server, origin, port, ctx.accounts.credentials(seeded[0]!), requests);
 }
