@@ -322,12 +322,16 @@ export async function postPlan(
         plan.learnsAllowance !== false &&
         !shrunk
       ) {
-        shrunk = true;
         const refused = queue[0]!.length;
-        queue.push(...cut(queue.splice(0).flat(), SMALLEST_DAILY_ALLOWANCE));
-        if (plan.maxJobs !== undefined && jobs.length + queue.length > plan.maxJobs)
-          throw new AllowanceExceededError(refused, undefined);
-        continue;
+        const smaller = cut(queue.flat(), SMALLEST_DAILY_ALLOWANCE);
+        const fitsMaxJobs = plan.maxJobs === undefined || jobs.length + smaller.length <= plan.maxJobs;
+        if (fitsMaxJobs) {
+          shrunk = true;
+          queue.splice(0, queue.length, ...smaller);
+          continue;
+        }
+        // Jobs already accepted must stay in the answer: then this is a stop like any other.
+        if (jobs.length === 0) throw new AllowanceExceededError(refused, undefined);
       }
       const { stoppedBy, retryAt } = stopOf(error);
       if (opts.sendWhatFits && (stoppedBy === 'allowance' || stoppedBy === 'paused')) {

@@ -186,3 +186,15 @@ test('Starter, the rest again at once: one refused POST gives the exact time; th
   ]);
   expect(sb.ledger(acct.accountId).charged).toBe(10_000);
 });
+
+test('a 429 after a job was accepted, with no room to split under maxJobs: the accepted job stays in the answer', async () => {
+  const { acct, client } = clientFor({ plan: null, topUpTotal: 100_000 });
+  const error = await client
+    .submitList({ emails: list(90_000, 'j') }, { maxJobs: 2 })
+    .catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(PartialSubmissionError);
+  expect(error).toMatchObject({ stoppedBy: 'allowance' });
+  expect((error as PartialSubmissionError).accepted.map((j) => j.total_emails)).toEqual([50_000]);
+  expect((error as PartialSubmissionError).unsent).toHaveLength(40_000);
+  expect(sb.ledger(acct.accountId).charged).toBe(50_000);
+});
