@@ -68,9 +68,17 @@ export async function downloadTableFile(z: ZObject, value: unknown, field = 'fil
   return { bytes, fileName: fileNameOf(url, response.headers.get('content-disposition')) };
 }
 
-/** The table in the file, with the address column the user named (or the one found). */
-export function readTableFile(file: TableFile, column: unknown): TableList {
-  return readTable(file.bytes, { fileName: file.fileName, column: optionalString(column), inflateRaw: (b) => inflateRawSync(b) });
+/**
+ * The table in the file, with the address column the user named (or the one found), from the XLSX sheet
+ * named (by its tab name or position; the first visible sheet when none is given).
+ */
+export function readTableFile(file: TableFile, column: unknown, sheet?: unknown): TableList {
+  return readTable(file.bytes, {
+    fileName: file.fileName,
+    column: optionalString(column),
+    sheet: optionalString(sheet),
+    inflateRaw: (b) => inflateRawSync(b),
+  });
 }
 
 /** `leads.xlsx` → `leads-verified.csv`. */
