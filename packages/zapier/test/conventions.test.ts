@@ -78,6 +78,8 @@ const CONTRACT: Record<string, ContractShape> = {
       'all_sent',
       'unsent_count',
       'unsent',
+      'stopped_by',
+      'continue_after',
       'note',
     ],
     complete: false,
