@@ -17,19 +17,13 @@ import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, lineItemsField, preflightOutputFields } from '../fields/outputs';
 import { bulkSubmissionSample, preflightSample } from '../samples';
-import { preflightSummary } from '../shapes';
+import { preflightSummary, readableTime } from '../shapes';
 
 type SubmitInput = ListInputData & { max_addresses?: unknown };
 
 /** A run's submission as this step reports it: what the client sent, plus what the cap held back. */
 type StepSubmission = Pick<ListSubmission, 'jobs' | 'unsent' | 'unsentAfter' | 'stoppedBy' | 'note'> &
   Partial<Omit<ListSubmission, 'jobs' | 'unsent' | 'unsentAfter' | 'stoppedBy' | 'note'>>;
-
-/** "2026-11-27 14:00 UTC": Zapier shows datetimes as given, and a person reads this form. */
-function readableTime(iso: string): string {
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /** What the output says about the addresses not sent: why, when they can go, and how to send them. */
 function unsentNote(submission: StepSubmission, capped: number, earlier: number): string {

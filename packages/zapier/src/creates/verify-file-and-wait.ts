@@ -36,6 +36,7 @@ import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
+import { readableTime } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
 type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & { file?: unknown; column?: unknown; sheet?: unknown };
@@ -52,6 +53,18 @@ interface Waiting {
   job_ids: string[];
   list_key: string;
   waiting_for_callback: true;
+  /** Why rows were left for a later run, in words for their rows (no addresses: outputData stays small). */
+  not_sent_reason?: string;
+}
+
+/**
+ * The words for rows this run left for a later one: over today's allowance (with the time the service
+ * gave), or past the one job a run of this step sends.
+ */
+function notSentReason(unsentAfter: string | undefined, overOneJob: boolean): string {
+  if (unsentAfter) return `not sent yet: over today's allowance, runs again after ${readableTime(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
+  if (overOneJob) return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
+  return "not sent yet: over today's allowance; run this step again later (rows already verified are not sent again)";
 }
 
 /** Zapier's callback URL stays valid for 30 days; the list's jobs are remembered as long. */
@@ -149,6 +162,7 @@ async function finish(
   notes: string[],
   listKey?: string,
   read?: RowsRead,
+  notSent?: string,
 ) {
   const jobIds = jobs.map((j) => j.job_id);
   let file: TableFile | undefined;
@@ -168,7 +182,9 @@ async function finish(
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
   if (changed) notes.push('The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).');
   const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
-  const notVerifiedReason = !readAll
+  const notVerifiedReason = notSent && readAll && !changed && failed.length === 0
+    ? notSent
+    : !readAll
     ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
     : changed
       ? 'the address was added to the file after it was submitted'
@@ -241,14 +257,39 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   if (rest.length === 0 && earlierRead) {
     return finish(z, bundle, earlierRead.jobs, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.'], undefined, earlierRead);
   }
-  // Zapier gives one callback URL per step, which resumes once: the list must fit one job.
+  // Zapier gives one callback URL per step, which resumes once: one job per run. The client sizes jobs
+  // to the account's allowance and sends only what fits today; the rest is written back as not sent
+  // yet, and the next run sends only that (its rows have no answer among the remembered jobs).
   // A file with no valid address is planned whole, so planList refuses it naming a malformed one, before any charge.
-  const restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1, deadline });
+  // The callback URL is asked for only once a job will go: asking makes Zapier wait for a callback.
+  const fields = { ...options };
+  let restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...fields }, { deadline, sendWhatFits: true });
+  const overOneJob = restPlan.chunks.length > 1;
+  // Jobs cut smaller than the service's 50,000 are cut by the daily allowance: the rest waits for it.
+  const allowanceBound = overOneJob && restPlan.jobSize < restPlan.maxPerJob ? restPlan.fitsNow : undefined;
+  if (overOneJob) restPlan = await client.planList({ emails: restPlan.chunks[0]!, ...fields }, { maxJobs: 1, deadline, sendWhatFits: true });
+  if (restPlan.fitsNow && restPlan.fitsNow.left <= 0) {
+    // Today's allowance is used up by the account's own figures: nothing is sent, the file is written
+    // now with every open row marked, and the time counted from now is never earlier than the true one.
+    const after = new Date(Date.now() + restPlan.fitsNow.freeAfterMs + 1000).toISOString();
+    return finish(z, bundle, earlierRead?.jobs ?? [], deadline, ['Nothing was sent in this run.'], undefined, earlierRead, notSentReason(after, false));
+  }
+  restPlan = await client.withJobFields(restPlan, { webhook_url: z.generateCallbackUrl() });
   await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
   let jobIds: string[];
+  let notSent: string | undefined;
+  let submissionAfter: string | undefined;
   try {
-    const submission = await client.submitPlan(restPlan, { deadline });
+    const submission = await client.submitPlan(restPlan, { deadline, sendWhatFits: true });
     jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
+    submissionAfter = submission.unsentAfter;
+    if (submission.unsent.length || overOneJob) {
+      const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
+      const after =
+        submission.unsentAfter ??
+        (allowanceBound ? new Date((Number.isNaN(last) ? Date.now() : last) + allowanceBound.freeAfterMs + 1000).toISOString() : undefined);
+      notSent = notSentReason(after, overOneJob && !after);
+    }
   } catch (error) {
     // Jobs the service accepted before it stopped are remembered, so a rerun reads them instead of
     // paying for them again; an answer lost on the way keeps the "submitting" mark (a job may exist);
@@ -260,8 +301,19 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
     await cache.set(key, record, REMEMBER_SECONDS, SCOPE);
     throw error;
   }
+  if (jobIds.length === earlier.job_ids.length) {
+    // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
+    // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
+    await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
+    const when = submissionAfter ? ` after ${readableTime(submissionAfter)}` : ' later';
+    throw new z.errors.Error(
+      `Nothing was sent or charged: the service takes no more addresses from this account today (its daily allowance, shared by all its keys). Run this step again${when}: it sends only the rows still without an answer.`,
+      'allowance_used',
+      429,
+    );
+  }
   await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
-  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true };
+  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true, ...(notSent ? { not_sent_reason: notSent } : {}) };
   return waiting;
 });
 
@@ -293,7 +345,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
       );
     }
   }
-  return finish(z, bundle, jobs, deadline, notes, waiting.list_key);
+  return finish(z, bundle, jobs, deadline, notes, waiting.list_key, undefined, waiting.not_sent_reason);
 });
 
 const sampleRows = [
@@ -326,7 +378,7 @@ export default defineCreate({
   noun: 'Verified File',
   display: {
     label: 'Verify File and Wait for Results File',
-    description: `Verifies every address in a CSV, TSV or XLSX file (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} unique addresses, one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each.`,
+    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
   },
   operation: {
     inputFields: [
