@@ -29,6 +29,12 @@ const FIELD_LABELS: Record<string, string> = {
   webhook_secret: 'Webhook Signing Secret (in the connection)',
   webhook_url: 'Callback URL',
   base_url: 'EVF_BASE_URL (app environment)',
+  // Verify File and Wait's and the results search's own fields, so no message starts with a raw key.
+  file: 'Table File',
+  column: 'Address Column',
+  sheet: 'Sheet',
+  start_row: 'Start at Row',
+  max_addresses: 'Most Addresses to Send',
 };
 
 /** Used when the service asks to wait but does not say how long. */

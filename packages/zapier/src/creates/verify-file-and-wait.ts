@@ -218,7 +218,23 @@ async function finish(
   };
 }
 
+/**
+ * The client names the list `emails`; here the list is the file, so a refusal of the list (no valid
+ * address, a list the allowance can never take) names the Table File field the user can change.
+ */
+function asFileError(error: unknown): unknown {
+  return error instanceof InputError && error.field === 'emails' ? new InputError('file', error.rule, error.message) : error;
+}
+
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
+  try {
+    return await performOnFile(z, bundle);
+  } catch (error) {
+    throw asFileError(error);
+  }
+});
+
+const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   // Zapier stops the step at 30 s: every request below, retries and waits included, fits before this.
   const deadline = stepDeadline();
   if (bundle.meta?.isLoadingSample) {
@@ -315,7 +331,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
   const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true, ...(notSent ? { not_sent_reason: notSent } : {}) };
   return waiting;
-});
+};
 
 /**
  * Runs when the completion message reaches the callback URL. The message only says "look now": its
