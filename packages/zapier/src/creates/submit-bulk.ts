@@ -36,7 +36,9 @@ function unsentNote(submission: StepSubmission, capped: number, earlier: number)
   const sent = submission.jobs.length;
   if (submission.stoppedBy === 'time_budget') {
     parts.push(
-      `Zapier allows a step 30 seconds, and the time ran out after ${sent} job${sent === 1 ? '' : 's'} of the list were submitted (Job IDs).`,
+      sent === 0
+        ? 'Zapier allows a step 30 seconds, and the time ran out before the first job could be sent.'
+        : `Zapier allows a step 30 seconds, and the time ran out after ${sent} job${sent === 1 ? '' : 's'} of the list were submitted (Job IDs).`,
     );
   } else if (submission.note) {
     parts.push(
