@@ -137,6 +137,12 @@ export async function readResultsWindow(
       end = stopped ? 'complete' : 'running';
       break;
     }
+    if (rows.length >= options.maxRows) {
+      // The window filled at the page's end: reading the next page only to stop at its first row would
+      // cost one more answer's time (a whole-sheet step reads many windows against a deadline).
+      end = 'max_rows';
+      break;
+    }
     if (pageRows.length === 0) {
       // has_more with an empty page: the service's own count is ahead of its rows; read again later.
       end = 'running';

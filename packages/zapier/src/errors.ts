@@ -29,6 +29,12 @@ const FIELD_LABELS: Record<string, string> = {
   webhook_secret: 'Webhook Signing Secret (in the connection)',
   webhook_url: 'Callback URL',
   base_url: 'EVF_BASE_URL (app environment)',
+  // Verify File and Wait's and the results search's own fields, so no message starts with a raw key.
+  file: 'Table File',
+  column: 'Address Column',
+  sheet: 'Sheet',
+  start_row: 'Start at Row',
+  max_addresses: 'Most Addresses to Send',
 };
 
 /** Used when the service asks to wait but does not say how long. */
@@ -104,119 +110,138 @@ export function toZapierError(z: ZObject, err: unknown, place: ErrorPlace = 'ste
   if (err instanceof TimeBudgetSpentError) {
     // The client's words name the request's method and path; the user needs what it means for them.
     return new z.errors.Error(
-      "This step ran out of time (Zapier stops a step at 30 seconds) before its next request could be sent; that request was not sent and nothing was charged for it. Replay this run from your Zap history; if it keeps happening, the service is answering slowly.",
+      'This step ran out of time (Zapier stops a step at 30 seconds) before its next request could be sent; that request was not sent and nothing was charged for it. Replay this run from your Zap history; if it keeps happening, the service is answering slowly.',
       'time_budget_spent',
     );
   }
 
   // Only the client's ApiError has a status here: Zapier's own errors carry one too and pass through.
   const status = errorStatus(err);
-  if (status === 403) {
-    const then = connecting ? 'then test this connection again' : 'then replay this run from your Zap history';
-    return new z.errors.HaltedError(
-      describe(
-        'The service refused this account access to the API',
-        err,
-        `A new key will not help: change the plan (or add a top-up) in the app, ${then}.`,
-      ),
-    );
-  }
-  if (status === 401) {
-    if (connecting) {
-      return new z.errors.ExpiredAuthError(
-        describe(
-          'The service refused this API key',
-          err,
-          'Copy the key again in the app under Profile, then API (it starts with evf_ and is shown only once: create a new one if you no longer have it), and paste it here.',
-        ),
-      );
-    }
-    return new z.errors.ExpiredAuthError(
-      describe(
-        "The service refused this connection's API key",
-        err,
-        'Create a key in the app under Profile, then API, reconnect the account in Zapier with it, and turn the Zap on again if Zapier switched it off.',
-      ),
-    );
-  }
-  if (status === 402) {
-    // The service's reason already says how to get credits; repeating it would say it twice.
-    const advice = errorReason(err)
-      ? 'Replay this run from your Zap history once the balance covers it.'
-      : 'Buy credits or a plan in the app, then replay this run from your Zap history.';
-    return new z.errors.HaltedError(describe('The account has too few credits for this step', err, advice));
-  }
-  if (err instanceof RateLimitError) {
-    return new z.errors.ThrottledError(
-      describe(
-        "The plan's API allowance is used up for now",
-        err,
-        connecting
-          ? 'Test this connection again once the allowance resets.'
-          : 'Zapier runs this step again once the allowance resets.',
-      ),
-      waitSeconds(err.retryAfterMs),
-    );
-  }
-  if (err instanceof ServiceUnavailableError) {
-    return new z.errors.ThrottledError(
-      describe(
-        'The service is not taking new work for now',
-        err,
-        connecting ? 'Test this connection again after the wait.' : 'Zapier runs this step again after the wait.',
-      ),
-      waitSeconds(err.retryAfterMs),
-    );
-  }
-  if (status === 400 || status === 422) {
-    const field = errorField(err);
-    const label = field ? `${FIELD_LABELS[field] ?? field}: ` : '';
-    return new z.errors.Error(
-      `${label}${describe('The service refused the request', err, 'Correct the input and run the step again.')}`,
-      field ? `invalid_${field}` : status === 400 ? 'bad_request' : 'unprocessable',
-      status,
-    );
-  }
-  if (status === 404 && connecting) {
-    // The connection reads only the account: there is no ID or dropdown to check.
-    return new z.errors.Error(
-      describe(
-        "The service found no account for this connection",
-        err,
-        "Check that the key is one the app lists under Profile, then API; if it is, the app's service address is wrong, which only the app's owner can change (EVF_BASE_URL).",
-      ),
-      'not_found',
-      404,
-    );
-  }
-  if (status === 404) {
-    return new z.errors.Error(
-      describe(
-        'Not found',
-        err,
-        'Check the ID, or pick the item from the dropdown; it may belong to another account.',
-      ),
-      'not_found',
-      404,
-    );
-  }
-  if (status !== undefined && status >= 500) {
-    return new z.errors.Error(
-      describe(
-        'The email verification service had an internal problem',
-        err,
-        connecting ? 'Test this connection again in a few minutes.' : 'Replay this run in a few minutes.',
-      ),
-      'server_error',
-      status,
-    );
-  }
   if (status !== undefined) {
-    return new z.errors.Error(describe('The service answered with an error', err), 'api_error', status);
+    const rule = BY_STATUS[status] ?? (status >= 500 ? serverProblem : otherStatus);
+    return rule(z, err, connecting);
   }
   if (err instanceof EvfError) return new z.errors.Error(err.message, err.name);
   return err instanceof Error ? err : new Error(String(err));
 }
+
+/** What one HTTP status becomes in Zapier: the error type by what the user can do, and the words. */
+type StatusRule = (z: ZObject, err: unknown, connecting: boolean) => Error;
+
+const refusedInput: StatusRule = (z, err) => {
+  const status = errorStatus(err);
+  const field = errorField(err);
+  const label = field ? `${FIELD_LABELS[field] ?? field}: ` : '';
+  return new z.errors.Error(
+    `${label}${describe('The service refused the request', err, 'Correct the input and run the step again.')}`,
+    field ? `invalid_${field}` : status === 400 ? 'bad_request' : 'unprocessable',
+    status,
+  );
+};
+
+const serverProblem: StatusRule = (z, err, connecting) =>
+  new z.errors.Error(
+    describe(
+      'The email verification service had an internal problem',
+      err,
+      connecting ? 'Test this connection again in a few minutes.' : 'Replay this run in a few minutes.',
+    ),
+    'server_error',
+    errorStatus(err),
+  );
+
+const otherStatus: StatusRule = (z, err) =>
+  new z.errors.Error(describe('The service answered with an error', err), 'api_error', errorStatus(err));
+
+/**
+ * One rule per status the service answers with (as n8n's node keeps its error table), so each case
+ * reads on its own; statuses not listed are a server problem (5xx) or a plain error.
+ */
+const BY_STATUS: Record<number, StatusRule> = {
+  400: refusedInput,
+  422: refusedInput,
+  // A new key helps only here: Zapier marks the connection expired and asks the user to reconnect
+  // (custom auth has no refresh step, so RefreshAuthError could not help).
+  401: (z, err, connecting) =>
+    new z.errors.ExpiredAuthError(
+      connecting
+        ? describe(
+            'The service refused this API key',
+            err,
+            'Copy the key again in the app under Profile, then API (it starts with evf_ and is shown only once: create a new one if you no longer have it), and paste it here.',
+          )
+        : describe(
+            "The service refused this connection's API key",
+            err,
+            'Create a key in the app under Profile, then API, reconnect the account in Zapier with it, and turn the Zap on again if Zapier switched it off.',
+          ),
+    ),
+  // Halted: nothing the Zap can do helps until the user acts outside it, and a halted run is never
+  // replayed on its own (an automatic replay could charge twice).
+  402: (z, err) =>
+    new z.errors.HaltedError(
+      describe(
+        'The account has too few credits for this step',
+        err,
+        // The service's reason already says how to get credits; repeating it would say it twice.
+        errorReason(err)
+          ? 'Replay this run from your Zap history once the balance covers it.'
+          : 'Buy credits or a plan in the app, then replay this run from your Zap history.',
+      ),
+    ),
+  403: (z, err, connecting) =>
+    new z.errors.HaltedError(
+      describe(
+        'The service refused this account access to the API',
+        err,
+        `A new key will not help: change the plan (or add a top-up) in the app, ${connecting ? 'then test this connection again' : 'then replay this run from your Zap history'}.`,
+      ),
+    ),
+  404: (z, err, connecting) =>
+    new z.errors.Error(
+      connecting
+        ? // The connection reads only the account: there is no ID or dropdown to check.
+          describe(
+            'The service found no account for this connection',
+            err,
+            "Check that the key is one the app lists under Profile, then API; if it is, the app's service address is wrong, which only the app's owner can change (EVF_BASE_URL).",
+          )
+        : describe(
+            'Not found',
+            err,
+            'Check the ID, or pick the item from the dropdown; it may belong to another account.',
+          ),
+      'not_found',
+      404,
+    ),
+  // Waiting helps: Zapier runs the step again after the delay the service gave.
+  429: (z, err, connecting) =>
+    err instanceof RateLimitError
+      ? new z.errors.ThrottledError(
+          describe(
+            "The plan's API allowance is used up for now",
+            err,
+            connecting
+              ? 'Test this connection again once the allowance resets.'
+              : 'Zapier runs this step again once the allowance resets.',
+          ),
+          waitSeconds(err.retryAfterMs),
+        )
+      : otherStatus(z, err, connecting),
+  503: (z, err, connecting) =>
+    err instanceof ServiceUnavailableError
+      ? new z.errors.ThrottledError(
+          describe(
+            'The service is not taking new work for now',
+            err,
+            connecting
+              ? 'Test this connection again after the wait.'
+              : 'Zapier runs this step again after the wait.',
+          ),
+          waitSeconds(err.retryAfterMs),
+        )
+      : serverProblem(z, err, connecting),
+};
 
 /** A client error as the words a Zap's history would show (ThrottledError keeps its text inside JSON). */
 function toZapierErrorMessage(z: ZObject, err: unknown): string {
@@ -233,7 +258,10 @@ function toZapierErrorMessage(z: ZObject, err: unknown): string {
 type Perform<B extends Bundle, R> = (z: ZObject, bundle: B) => Promise<R>;
 
 /** Wraps a perform function so every error it lets out goes through toZapierError. */
-export function mapErrors<B extends Bundle, R>(perform: Perform<B, R>, place: ErrorPlace = 'step'): Perform<B, R> {
+export function mapErrors<B extends Bundle, R>(
+  perform: Perform<B, R>,
+  place: ErrorPlace = 'step',
+): Perform<B, R> {
   return async (z, bundle) => {
     try {
       return await perform(z, bundle);

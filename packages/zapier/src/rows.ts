@@ -1,4 +1,5 @@
 import {
+  isJobStopped,
   withCategory,
   type CategoryFields,
   type EmailVerificationClient,
@@ -21,6 +22,8 @@ export interface CollectedRows {
   nextStartRow: number | null;
   truncated: boolean;
   end: WindowEnd;
+  /** The job had not stopped when its last page was read, however the window ended (cap, time, rows). */
+  running: boolean;
   /** Why not every row is in `rows` and what to put next, in words for the Zap history; empty when complete. */
   note: string;
 }
@@ -78,6 +81,7 @@ export async function collectRows(
     nextStartRow: next,
     truncated: window.truncated,
     end: window.end,
+    running: !isJobStopped({ ...window.job, status: window.status }),
     note: noteFor(window.end, window.job, window.status, first, next ?? first, rows.length),
   };
 }

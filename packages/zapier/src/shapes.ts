@@ -82,3 +82,9 @@ export function jobOutcome(job: JobState, where: 'elsewhere' | 'here' = 'elsewhe
 export function stepNote(outcome: JobOutcome, readingNote: string): string {
   return [outcome.failure_note, readingNote].filter(Boolean).join(' ');
 }
+
+/** "2026-11-27 14:00 UTC" for an ISO time in words: a person reads this form; an unreadable time is kept. */
+export function readableTime(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -78,6 +78,8 @@ const CONTRACT: Record<string, ContractShape> = {
       'all_sent',
       'unsent_count',
       'unsent',
+      'stopped_by',
+      'continue_after',
       'note',
     ],
     complete: false,
@@ -235,7 +237,10 @@ it('each operation is the default export of the file named by its key, - for _, 
       .map((file) => file.slice(0, -'.ts'.length));
     for (const name of names) {
       const operation = ((await import(path.join(dir, name))) as { default?: { key?: unknown } }).default;
-      expect({ file: `src/${kind}/${name}.ts`, key: operation?.key }).toEqual({ file: `src/${kind}/${name}.ts`, key: name.replace(/-/g, '_') });
+      expect({ file: `src/${kind}/${name}.ts`, key: operation?.key }).toEqual({
+        file: `src/${kind}/${name}.ts`,
+        key: name.replace(/-/g, '_'),
+      });
     }
     expect(Object.keys(App[kind]).sort()).toEqual(names.map((name) => name.replace(/-/g, '_')).sort());
   }
@@ -256,6 +261,8 @@ describe.each(cases)('%s', (_name, kind, def) => {
 
   it('labels every input with Title Case and help text that does not repeat the label', () => {
     for (const field of op.inputFields ?? []) {
+      // A Copy field is display-only Markdown, shown without a label.
+      if (field.type === 'copy') continue;
       expect({ key: field.key, label: field.label }).toEqual({ key: field.key, label: expect.any(String) });
       expect({ key: field.key, problems: titleCaseProblems(field.label!) }).toEqual({
         key: field.key,
@@ -400,6 +407,27 @@ it('the .env where zapier-platform invoke keeps the connection (the API key) is 
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#') && !line.startsWith('!') && !line.includes('/'));
   const asRegExp = (glob: string) =>
-    new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+    new RegExp(
+      `^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    );
   expect(patterns.some((p) => asRegExp(p).test('.env'))).toBe(true);
+});
+
+describe('Revoke API Key before publishing', () => {
+  const fields = (App.creates.revoke_api_key.operation.inputFields ?? []) as {
+    key: string;
+    type?: string;
+    helpText?: string;
+  }[];
+  it('has a Copy field first saying revoking cannot be undone', () => {
+    expect(fields[0]).toMatchObject({ type: 'copy', helpText: expect.stringMatching(/cannot be undone/) });
+  });
+  it("says in Key ID's help why it is typed, not picked (D004)", () => {
+    expect(fields.find((f) => f.key === 'key_id')?.helpText).toMatch(
+      /Typed by hand: the service offers no list of keys/,
+    );
+  });
 });

@@ -315,29 +315,27 @@ it('Revoke API Key: a real second key is revoked (then refused); an unknown one 
   expect(missing).toMatchObject({ revoked: false, result: 'not_found' });
 });
 
-it('429 with a long X-RateLimit-Reset becomes ThrottledError with that delay; nothing charged', async () => {
+it('429 with a long X-RateLimit-Reset: Submit Bulk returns the address unsent and when to continue; nothing charged', async () => {
   const before = sb.ledger(sb.apiKey);
   sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, retryAfterSeconds: 50_000 });
-  const error = await zapierError(
-    run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }),
-  );
-  expect(error.name).toBe('ThrottledError');
+  const out = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x429@acme-corp.com'] } });
+  expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'allowance', unsent: ['valid.x429@acme-corp.com'] });
   // 50,000 spec seconds at time scale 0.01 = 500 real seconds.
-  expect(error.delay).toBeGreaterThanOrEqual(495);
-  expect(error.delay).toBeLessThanOrEqual(501);
+  const waitS = (Date.parse(out.continue_after) - Date.now()) / 1000;
+  expect(waitS).toBeGreaterThanOrEqual(490);
+  expect(waitS).toBeLessThanOrEqual(501);
   expect(sb.ledger(sb.apiKey)).toEqual(before);
 });
 
-it('503 (new jobs paused) becomes ThrottledError with the Retry-After delay; nothing charged', async () => {
+it('503 (new jobs paused): Submit Bulk returns the address unsent and when to continue; nothing charged', async () => {
   const before = sb.ledger(sb.apiKey);
   sb.faults.pauseNewJobs({ retryAfterSeconds: 60_000 });
   try {
-    const error = await zapierError(
-      run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x@acme-corp.com'] } }),
-    );
-    expect(error.name).toBe('ThrottledError');
-    expect(error.delay).toBeGreaterThanOrEqual(595);
-    expect(error.delay).toBeLessThanOrEqual(601);
+    const out = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x503@acme-corp.com'] } });
+    expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'paused' });
+    const waitS = (Date.parse(out.continue_after) - Date.now()) / 1000;
+    expect(waitS).toBeGreaterThanOrEqual(590);
+    expect(waitS).toBeLessThanOrEqual(601);
   } finally {
     sb.faults.resumeNewJobs();
   }

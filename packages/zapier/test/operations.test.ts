@@ -238,33 +238,47 @@ describe('Submit Bulk Verification', () => {
     expect(out.rejected_by_service).toEqual([{ email: refused, reason: 'refused' }]);
   });
 
-  it('throttles with the delay from X-RateLimit-Reset (delta seconds)', async () => {
-    replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': '120' });
-    const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
-    expect(error.name).toBe('ThrottledError');
-    expect(error.delay).toBe(120);
+  // A 429 or 503 is a stop to continue from, not a failure Zapier would retry (#29): the output says
+  // what was not sent and when it can go, in each header form the service may use.
+  const stopAt = async (status: 'error.429' | 'error.503', headers: Record<string, string> | undefined, email: string) => {
+    replyWith(api().post('/v1/verify/bulk'), status, undefined, headers);
+    const out: any = await run(steps.bulk, bundle({ emails: [email] }));
+    expect(out).toMatchObject({ job_count: 0, all_sent: false, unsent: [email], job_id: '' });
+    expect(out.note).toMatch(/not sent and not charged\. Run this step again with the same list after \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    return { out, waitS: (Date.parse(out.continue_after) - Date.now()) / 1000 };
+  };
+
+  it('a 429 returns the address not sent and when to continue (X-RateLimit-Reset in delta seconds)', async () => {
+    const { out, waitS } = await stopAt('error.429', { 'x-ratelimit-reset': '120' }, 'a.delta@acme-corp.com');
+    expect(out.stopped_by).toBe('allowance');
+    expect(waitS).toBeGreaterThan(115);
+    expect(waitS).toBeLessThanOrEqual(121);
   });
 
-  it('throttles with the delay from X-RateLimit-Reset (epoch seconds and HTTP date)', async () => {
+  it('a 429 returns when to continue (X-RateLimit-Reset in epoch seconds and as an HTTP date)', async () => {
     const epoch = String(Math.floor(Date.now() / 1000) + 600);
-    replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': epoch });
-    const first = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
-    expect(first.name).toBe('ThrottledError');
-    expect(first.delay).toBeGreaterThanOrEqual(595);
-    expect(first.delay).toBeLessThanOrEqual(601);
-
+    const first = await stopAt('error.429', { 'x-ratelimit-reset': epoch }, 'a.epoch@acme-corp.com');
+    expect(first.waitS).toBeGreaterThanOrEqual(595);
+    expect(first.waitS).toBeLessThanOrEqual(601);
     const date = new Date(Date.now() + 300_000).toUTCString();
-    replyWith(api().post('/v1/verify/bulk'), 'error.429', undefined, { 'x-ratelimit-reset': date });
-    const second = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
-    expect(second.delay).toBeGreaterThanOrEqual(295);
-    expect(second.delay).toBeLessThanOrEqual(301);
+    const second = await stopAt('error.429', { 'x-ratelimit-reset': date }, 'a.date@acme-corp.com');
+    expect(second.waitS).toBeGreaterThanOrEqual(295);
+    expect(second.waitS).toBeLessThanOrEqual(301);
   });
 
-  it('throttles on 503 with the delay from Retry-After', async () => {
-    replyWith(api().post('/v1/verify/bulk'), 'error.503');
-    const error = await zapierError(run(steps.bulk, bundle({ emails: ['a@acme-corp.com'] })));
-    expect(error.name).toBe('ThrottledError');
-    expect(error.delay).toBe(120);
+  it('a 503 (new jobs paused) returns when to continue from Retry-After', async () => {
+    const { out, waitS } = await stopAt('error.503', undefined, 'a.paused@acme-corp.com');
+    expect(out.stopped_by).toBe('paused');
+    expect(waitS).toBeGreaterThan(115);
+    expect(waitS).toBeLessThanOrEqual(121);
+  });
+
+  it('a rerun of the same list before that time sends nothing and says when', async () => {
+    const { out } = await stopAt('error.429', { 'x-ratelimit-reset': '120' }, 'a.rerun@acme-corp.com');
+    const counter = requestCounter();
+    const again: any = await run(steps.bulk, bundle({ emails: ['a.rerun@acme-corp.com'] }));
+    expect(counter.count()).toBe(0);
+    expect(again).toMatchObject({ job_count: 0, all_sent: false, continue_after: out.continue_after });
   });
 
   it('gives the readable 422 reason when the service refuses the webhook or name', async () => {

@@ -176,13 +176,13 @@ it('bad input is refused before anything is sent: no file, an unknown column, no
   const side = sideFor();
   const before = sb.requests.length;
   const noFile = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: 'just some text' } });
-  expect(parseZapierError(noFile.error).message).toMatch(/Map a file here.*Nothing was sent or charged/);
+  expect(parseZapierError(noFile.error).message).toMatch(/^Table File: Map a file here.*Nothing was sent or charged/);
   const url = files.host('cols.csv', 'Name,Mail\nAda,valid.ada@x.com\n');
   const badColumn = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: url, column: 'Email Address' } });
-  expect(parseZapierError(badColumn.error).message).toMatch(/no column "Email Address".*A "Name", B "Mail"/);
+  expect(parseZapierError(badColumn.error).message).toMatch(/^Address Column: .*no column "Email Address".*A "Name", B "Mail"/);
   const allMalformed = files.host('bad.csv', 'Email\nada@\nnot an address\n');
   const noneValid = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: allMalformed } });
-  expect(parseZapierError(noneValid.error).message).toMatch(/no valid email address.*All 2 given were malformed.*Nothing was sent or charged/);
+  expect(parseZapierError(noneValid.error).message).toMatch(/^Table File: .*no valid email address.*All 2 given were malformed.*Nothing was sent or charged/);
   const editorTest = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
     inputData: { file: url },
     meta: { isLoadingSample: true },

@@ -37,12 +37,20 @@ export default defineCreate({
   operation: {
     inputFields: [
       {
+        key: 'revoke_warning',
+        type: 'copy',
+        helpText:
+          '**Revoking cannot be undone.** Every Zap, script or app that uses the key stops working at once; a new key has to be created in the app and connected again.',
+      },
+      {
         key: 'key_id',
         label: 'Key ID',
         type: 'string',
         required: true,
+        // Typed, not picked: the service has no request that lists an account's keys (the spec offers
+        // only DELETE /v1/keys/{key_id}), so there is nothing to fill a dropdown from.
         helpText:
-          'The ID of the key as shown in the app under Profile, then API (not the key itself, which starts with evf_). Revoking the key this connection uses disconnects it.',
+          'The ID of the key as shown in the app under Profile, then API (not the key itself, which starts with evf_). Typed by hand: the service offers no list of keys to pick from. Revoking the key this connection uses disconnects it.',
       },
     ],
     perform,

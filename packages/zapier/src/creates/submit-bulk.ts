@@ -1,57 +1,177 @@
-import type { ListSubmission } from '@evf/client';
+import {
+  InputError,
+  listFingerprint,
+  nextSend,
+  PartialSubmissionError,
+  preflightEmails,
+  rememberRun,
+  type ListMemory,
+  type ListSubmission,
+} from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { stepDeadline } from '../budget';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
+import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, lineItemsField, preflightOutputFields } from '../fields/outputs';
 import { bulkSubmissionSample, preflightSample } from '../samples';
-import { preflightSummary } from '../shapes';
+import { preflightSummary, readableTime } from '../shapes';
 
-/** What the output says when the step's time ran out before every job was posted. */
-function unsentNote(submission: ListSubmission): string {
-  if (submission.unsent.length === 0) return '';
+type SubmitInput = ListInputData & { max_addresses?: unknown };
+
+/** A run's submission as this step reports it: what the client sent, plus what the cap held back. */
+type StepSubmission = Pick<ListSubmission, 'jobs' | 'unsent' | 'unsentAfter' | 'stoppedBy' | 'note'> &
+  Partial<Omit<ListSubmission, 'jobs' | 'unsent' | 'unsentAfter' | 'stoppedBy' | 'note'>>;
+
+/** What the output says about the addresses not sent: why, when they can go, and how to send them. */
+function unsentNote(submission: StepSubmission, capped: number, earlier: number): string {
+  const parts: string[] = [];
+  if (earlier)
+    parts.push(
+      `${earlier.toLocaleString('en-US')} addresses of this list were sent by earlier runs of this step and were not sent again.`,
+    );
+  if (submission.unsent.length === 0) return parts.join(' ');
   const sent = submission.jobs.length;
-  return (
-    `Zapier allows a step 30 seconds, and the time ran out after ${sent} job${sent === 1 ? '' : 's'} of the list ` +
-    `were submitted (Job IDs). The ${submission.unsent.length} addresses in Not Sent Addresses were not sent and not charged: ` +
-    'map that field into Email Addresses of another "Submit Bulk Verification" step to send exactly those. ' +
-    'Do not replay this run: it would submit and charge the jobs above again.'
+  if (submission.stoppedBy === 'time_budget') {
+    parts.push(
+      sent === 0
+        ? 'Zapier allows a step 30 seconds, and the time ran out before the first job could be sent.'
+        : `Zapier allows a step 30 seconds, and the time ran out after ${sent} job${sent === 1 ? '' : 's'} of the list were submitted (Job IDs).`,
+    );
+  } else if (submission.note) {
+    parts.push(
+      submission.note.replace(submission.unsentAfter ?? '\u0000', readableTime(submission.unsentAfter ?? '')),
+    );
+  }
+  if (capped) parts.push(`${capped} addresses were held back by Most Addresses to Send.`);
+  const after = submission.unsentAfter ? ` after ${readableTime(submission.unsentAfter)}` : '';
+  parts.push(
+    `The ${submission.unsent.length} addresses in Not Sent Addresses were not sent and not charged. Run this step again with the same list${after}: it sends only those (this connection remembers the list for 30 days), or map Not Sent Addresses into another "Submit Bulk Verification" step.`,
   );
+  return parts.join(' ');
 }
 
-/** One output for a list that may have become several jobs (over 50,000 addresses). */
-export function submissionOutput(submission: ListSubmission) {
-  const first = submission.jobs[0]!;
+/** One output for a list that may have become several jobs (over 50,000 addresses), or none yet. */
+export function submissionOutput(submission: StepSubmission, capped = 0, earlier = 0) {
+  const first = submission.jobs[0];
   return {
-    job_id: first.job_id,
+    job_id: first?.job_id ?? '',
     job_ids: submission.jobs.map((j) => j.job_id),
     job_count: submission.jobs.length,
-    status: first.status,
+    status: first?.status ?? '',
     total_emails: submission.jobs.reduce((sum, j) => sum + j.total_emails, 0),
-    credits_used: submission.creditsUsed,
+    credits_used: submission.creditsUsed ?? 0,
     credits_remaining: submission.creditsRemaining ?? null,
-    created_at: first.created_at,
+    created_at: first?.created_at ?? null,
     jobs: submission.jobs.map((j) => ({ ...j })),
-    ...preflightSummary(submission.preflight),
-    rejected_by_service: submission.rejectedByService.map((r) => ({ email: r.email, reason: r.reason })),
+    ...(submission.preflight ? preflightSummary(submission.preflight) : preflightSample),
+    rejected_by_service: (submission.rejectedByService ?? []).map((r) => ({
+      email: r.email,
+      reason: r.reason,
+    })),
     all_sent: submission.unsent.length === 0,
     unsent_count: submission.unsent.length,
     unsent: submission.unsent,
-    note: unsentNote(submission),
+    stopped_by: submission.stoppedBy ?? (capped ? 'cap' : ''),
+    continue_after: submission.unsentAfter ?? null,
+    note: unsentNote(submission, capped, earlier),
   };
 }
 
-const perform = mapErrors(async (z: ZObject, bundle: Bundle<ListInputData>) => {
-  // Planning reads the account for lists over 10,000; that read counts against the step's time too.
+interface ZCache {
+  get(key: string, scope?: string[]): Promise<unknown>;
+  set(key: string, value: unknown, ttl?: number, scope?: string[]): Promise<unknown>;
+}
+/** core 19's z object has z.cache (src/tools/create-cache.js); its type definitions do not list it. */
+const cacheOf = (z: ZObject): ZCache => (z as ZObject & { cache: ZCache }).cache;
+/** Per connection: the lists this connection's runs sent. */
+const SCOPE = ['auth'];
+const REMEMBER_SECONDS = 30 * 24 * 3600;
+
+/** The cache key of a list (its unique well-formed addresses, ignoring case and order). */
+function memoryKey(emails: string | string[]): string {
+  return `evf-bulk:${listFingerprint(preflightEmails(emails).unique.map((e) => e.toLowerCase()))}`;
+}
+
+function asMemory(value: unknown): ListMemory | undefined {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  const m = parsed as Partial<ListMemory> | null | undefined;
+  return m && Array.isArray(m.lists) && Array.isArray(m.jobs) && Array.isArray(m.unsent)
+    ? (m as ListMemory)
+    : undefined;
+}
+
+/** The memory is kept under the whole list's key and under the key of what is left unsent, so a run given either finds it. */
+async function remember(z: ZObject, keys: string[], memory: ListMemory): Promise<void> {
+  const cache = cacheOf(z);
+  for (const key of new Set(keys)) await cache.set(key, JSON.stringify(memory), REMEMBER_SECONDS, SCOPE);
+}
+
+/** Most Addresses to Send: a whole number of 1 or more, or no cap. */
+function capOf(value: unknown): number | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  const n = Number(text.replace(/[,_\s]/g, ''));
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new InputError(
+      'max_addresses',
+      'range',
+      "Most Addresses to Send must be a whole number, 1 or more (e.g. 10000, a plan's daily allowance), or empty to send the whole list. Nothing was sent or charged.",
+    );
+  }
+  return n;
+}
+const perform = mapErrors(async (z: ZObject, bundle: Bundle<SubmitInput>) => {
+  // Planning reads the account; that read counts against the step's time too.
   const deadline = stepDeadline();
+  // The connection and the service address are checked first: nothing is read or remembered without them.
   const client = clientFor(z, bundle);
-  const plan = await client.planList(
-    { emails: emailsFromInput(bundle.inputData), ...jobOptionsFromInput(bundle.inputData) },
-    { deadline },
-  );
-  return submissionOutput(await client.submitPlan(plan, { deadline }));
+  const cap = capOf(bundle.inputData.max_addresses);
+  const emails = emailsFromInput(bundle.inputData);
+  const key = memoryKey(emails);
+  const cache = cacheOf(z);
+  const memory = asMemory(await cache.get(key, SCOPE));
+  // A rerun or replay of a run that stopped part way sends only what earlier runs did not: no address
+  // is charged twice, whether the run is replayed at once or the next day.
+  const next = nextSend(emails, memory, Date.now());
+  if (next.remembered && (next.done || next.notBefore)) {
+    return submissionOutput(
+      {
+        jobs: [],
+        unsent: memory!.unsent,
+        unsentAfter: next.notBefore,
+        stoppedBy: memory!.stoppedBy,
+        note: '',
+      },
+      0,
+      next.alreadySent,
+    );
+  }
+  const send = cap === undefined ? next.send : next.send.slice(0, cap);
+  const held = cap === undefined ? [] : next.send.slice(cap);
+  const options = { deadline, sendWhatFits: true } as const;
+  let submission: ListSubmission;
+  try {
+    const plan = await client.planList({ emails: send, ...jobOptionsFromInput(bundle.inputData) }, options);
+    submission = await client.submitPlan(plan, options);
+  } catch (error) {
+    // A stop that is not "send later" (a 402, an answer lost on the way): the jobs the service took are
+    // remembered before the error is shown, so a replay does not pay for them again.
+    if (error instanceof PartialSubmissionError && error.accepted.length) {
+      const unsent = [...error.unsent, ...held];
+      const run = { jobs: error.accepted as ListSubmission['jobs'], unsent, stoppedBy: error.stoppedBy };
+      await remember(z, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
+    }
+    throw error;
+  }
+  const unsent = [...submission.unsent, ...held];
+  const run = { ...submission, unsent };
+  if (unsent.length || next.remembered) {
+    await remember(z, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
+  }
+  return submissionOutput(run, held.length, next.alreadySent);
 });
 
 const sample = {
@@ -70,6 +190,8 @@ const sample = {
   all_sent: true,
   unsent_count: 0,
   unsent: [],
+  stopped_by: '',
+  continue_after: null,
   note: '',
 };
 
@@ -79,10 +201,20 @@ export default defineCreate({
   display: {
     label: 'Submit Bulk Verification',
     description:
-      'Sends a whole list as background jobs (1 credit per unique address). Use the Bulk Job Finished trigger or Find Bulk Job to pick up the results. A list needing more jobs than fit in 30 seconds returns the addresses not sent, uncharged.',
+      'Sends a whole list as background jobs (1 credit per unique address). Use the Bulk Job Finished trigger or Find Bulk Job to pick up the results. What does not fit the daily allowance or the 30 seconds of a step comes back as Not Sent Addresses, uncharged, with when to continue.',
   },
   operation: {
-    inputFields: [...listInputFields],
+    inputFields: [
+      ...listInputFields,
+      {
+        key: 'max_addresses',
+        label: 'Most Addresses to Send',
+        type: 'integer',
+        required: false,
+        helpText:
+          "Sends at most this many addresses in this run (e.g. your plan's daily allowance); the rest come back in Not Sent Addresses, uncharged, and running the step again with the same list sends them. Leave empty to send what the account's allowance takes today.",
+      },
+    ],
     perform,
     sample,
     outputFields: [
@@ -107,8 +239,10 @@ export default defineCreate({
       field('rejected_by_service[]email', 'Address Refused by the Service', 'string'),
       field('rejected_by_service[]reason', 'Why the Service Refused It', 'string'),
       field('all_sent', 'Whole List Sent', 'boolean'),
-      field('unsent_count', 'Addresses Not Sent (Out of Time)', 'integer'),
+      field('unsent_count', 'Addresses Not Sent', 'integer'),
       field('unsent', 'Not Sent Addresses', 'string', { list: true }),
+      field('stopped_by', 'Why Not All Sent', 'string'),
+      field('continue_after', 'Continue After', 'datetime'),
       field('note', 'Note', 'string'),
     ],
   },

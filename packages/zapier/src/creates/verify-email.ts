@@ -6,8 +6,10 @@ import {
   VerificationTimeoutError,
   VerificationUncertainError,
   withCategory,
+  type BadInputVerdict,
 } from '@evf/client';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
+import { stepDeadline } from '../budget';
 import { clientFor } from '../client';
 import { SINGLE_VERIFY_TIMEOUT_MS } from '../config';
 import { mapErrors } from '../errors';
@@ -70,18 +72,44 @@ function timedOutResult(email: string, why: NoVerdict) {
   };
 }
 
+/**
+ * A cell that holds no single address (empty, `ada@@acme`, `n/a`, two addresses) is a lead for the
+ * invalid path, not a failed run: Zapier turns off Zaps that error often, and later steps would never
+ * run. The verdict is the client's (nothing sent, nothing charged); it gets the keys of every other
+ * answer so Paths and Filters read it alike.
+ */
+function badCellResult(verdict: BadInputVerdict) {
+  return {
+    email: verdict.email,
+    category: verdict.category,
+    group: verdict.group,
+    safe_to_send: verdict.safe_to_send,
+    status: verdict.status,
+    valid: verdict.valid,
+    score: 0,
+    reason: verdict.reason,
+    details: { primary_label: 'invalid', tags: [], label_reasons: [verdict.reason] },
+    credits_used: 0,
+    credits_remaining: null,
+    processed_at: new Date().toISOString(),
+    timed_out: false,
+  };
+}
+
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<VerifyEmailInput>) => {
-  const email =
-    typeof bundle.inputData.email === 'string'
-      ? bundle.inputData.email
-      : String(bundle.inputData.email ?? '');
+  // Counted from the step's start, like every other step: a 429's wait and a slow mail server together
+  // must still end before Zapier's 30 s.
+  const deadline = stepDeadline();
+  const cell = bundle.inputData.email;
   const client = clientFor(z, bundle);
+  const email = typeof cell === 'string' ? cell : String(cell ?? '');
   try {
-    const result = await client.verifySingle(
-      { email, check_smtp: optionalBoolean(bundle.inputData.check_smtp) },
-      // Zapier stops the step at 30 s and the service may take 30 s: give up first, and say so.
-      { timeoutMs: SINGLE_VERIFY_TIMEOUT_MS },
-    );
+    const result = await client.verifyCell(cell, {
+      check_smtp: optionalBoolean(bundle.inputData.check_smtp),
+      timeoutMs: SINGLE_VERIFY_TIMEOUT_MS,
+      deadline,
+    });
+    if ('sent' in result && result.sent === false) return badCellResult(result);
     return { ...withCategory(result), timed_out: false };
   } catch (error) {
     const why = noVerdict(error);
@@ -109,8 +137,11 @@ export default defineCreate({
         key: 'email',
         label: 'Email Address',
         type: 'string',
-        required: true,
-        helpText: 'The one address to check, e.g. mapped from a new lead or a new sheet row.',
+        // Not required: a required field left empty by a mapped cell halts the run, and an empty cell is
+        // a lead for the invalid path like any other bad cell.
+        required: false,
+        helpText:
+          'The one address to check, e.g. mapped from a new lead or a new sheet row. An empty cell, a typo or two addresses in one cell give group Invalid at no cost (nothing is sent), so the Zap goes on.',
       },
       {
         key: 'check_smtp',

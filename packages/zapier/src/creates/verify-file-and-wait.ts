@@ -36,9 +36,10 @@ import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
+import { readableTime } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
-type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & { file?: unknown; column?: unknown };
+type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & { file?: unknown; column?: unknown; sheet?: unknown };
 
 /** What the connection remembers about a list (z.cache, scope "auth": per connection). */
 interface RememberedList {
@@ -52,6 +53,18 @@ interface Waiting {
   job_ids: string[];
   list_key: string;
   waiting_for_callback: true;
+  /** Why rows were left for a later run, in words for their rows (no addresses: outputData stays small). */
+  not_sent_reason?: string;
+}
+
+/**
+ * The words for rows this run left for a later one: over today's allowance (with the time the service
+ * gave), or past the one job a run of this step sends.
+ */
+function notSentReason(unsentAfter: string | undefined, overOneJob: boolean): string {
+  if (unsentAfter) return `not sent yet: over today's allowance, runs again after ${readableTime(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
+  if (overOneJob) return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
+  return "not sent yet: over today's allowance; run this step again later (rows already verified are not sent again)";
 }
 
 /** Zapier's callback URL stays valid for 30 days; the list's jobs are remembered as long. */
@@ -80,67 +93,98 @@ function preflightOf(table: TableList, name: string | undefined) {
   return { preflight, key: `evf-list:${listFingerprint(preflight.unique, name ?? '')}` };
 }
 
+/** Rows per window: one page of the service's largest size, so each window is one request. */
+const WINDOW_ROWS = 1_000;
+/** Windows read at once. A 50,000-row job is 50 windows: at 9 s an answer they all fit one step. */
+const PARALLEL_WINDOWS = 64;
+
+interface RowsRead {
+  rows: ResultRow[];
+  jobs: Job[];
+  /** Every stored row of every job was read, and every job has stopped. */
+  readAll: boolean;
+}
+
 /**
- * Every row of the list's jobs, read four pages at a time (the jobs have stopped, so their row counts are
- * fixed) until the deadline. Rows are matched to the table by address, so a read cut short by the
- * deadline loses nothing: the rows not read are marked, and the next run reads them again.
+ * Every row of the list's stopped jobs, read in parallel windows by row position (the client's results
+ * window), so a slow service costs one answer's time, not one per page. A window the deadline cuts short
+ * leaves its rows unread: they are marked and the next run reads them again, which holds as long as one
+ * round of windows fits a step (at 9 s an answer it does). The jobs are the ones the caller just read.
  */
-async function readRows(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number) {
+async function readRows(z: ZObject, bundle: Bundle, jobs: Job[], deadline: number): Promise<RowsRead> {
   const client = clientFor(z, bundle);
-  const rows: ResultRow[] = [];
-  const jobs: Job[] = [];
-  let readAll = true;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
-  try {
-    for (const id of jobIds) {
-      const job = await client.getJob(id, { signal: controller.signal });
-      jobs.push(job);
-      let read = 0;
-      for await (const page of client.resultPages(id, { concurrency: 4, follow: false, signal: controller.signal })) {
-        rows.push(...(page.results ?? []));
-        read += page.results?.length ?? 0;
+  const windows = jobs.flatMap((job) => {
+    const count = Math.max(1, Math.ceil(job.processed / WINDOW_ROWS));
+    // The last window reads on to the job's end, whatever `processed` said when the job was read.
+    return Array.from({ length: count }, (_, i) => ({
+      job,
+      startRow: i * WINDOW_ROWS,
+      maxRows: i === count - 1 ? Number.MAX_SAFE_INTEGER : WINDOW_ROWS,
+    }));
+  });
+  const parts: ResultRow[][] = new Array(windows.length);
+  let readAll = jobs.every(isJobStopped);
+  let next = 0;
+  const worker = async () => {
+    while (next < windows.length) {
+      const index = next++;
+      const { job, startRow, maxRows } = windows[index]!;
+      let window;
+      try {
+        window = await client.resultsWindow(job.job_id, { job, startRow, maxRows, pageSize: WINDOW_ROWS, deadline });
+      } catch (error) {
+        // A read that timed out after its retries: its rows are marked and read by the next run.
+        if (!(error instanceof AbortedError || error instanceof RequestTimeoutError || error instanceof TimeBudgetSpentError)) throw error;
+        readAll = false;
+        continue;
       }
-      if (!isJobStopped(job) || read < job.processed) readAll = false;
+      parts[index] = window.rows;
+      const whole = window.end === 'complete' || (window.end === 'max_rows' && maxRows === WINDOW_ROWS);
+      if (!whole) readAll = false;
     }
-  } catch (error) {
-    // Out of time (the deadline, or a read that timed out after its retries): the file is written with
-    // what was read, and the rows not read say to run the step again. Anything else is a real error.
-    const outOfTime = error instanceof AbortedError || error instanceof RequestTimeoutError || error instanceof TimeBudgetSpentError;
-    if (!outOfTime || jobs.length === 0) throw error;
-    readAll = false;
-  } finally {
-    clearTimeout(timer);
-  }
-  return { rows, jobs, readAll };
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_WINDOWS, windows.length) }, worker));
+  return { rows: parts.flatMap((p) => p ?? []), jobs, readAll };
+}
+
+/** Each job as it stands now, read in parallel (one answer's time however many jobs). */
+function readJobs(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number): Promise<Job[]> {
+  const client = clientFor(z, bundle);
+  return Promise.all(jobIds.map((id) => client.getJob(id, { deadline })));
 }
 
 /** The results file and the step's output, from the jobs made for this list so far. */
 async function finish(
   z: ZObject,
   bundle: Bundle<FileInput>,
-  jobIds: string[],
+  jobs: Job[],
   deadline: number,
   notes: string[],
   listKey?: string,
+  read?: RowsRead,
+  notSent?: string,
 ) {
+  const jobIds = jobs.map((j) => j.job_id);
   let file: TableFile | undefined;
   let table: TableList | undefined;
   try {
     file = await downloadTableFile(z, bundle.inputData.file);
-    table = readTableFile(file, bundle.inputData.column);
+    table = readTableFile(file, bundle.inputData.column, bundle.inputData.sheet);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     notes.push(`The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`);
   }
-  const { rows, jobs, readAll } = await readRows(z, bundle, jobIds, deadline - STASH_RESERVE_MS);
+  // Rows the caller already read are not read again (a rerun used to read every row twice).
+  const { rows, readAll } = read ?? (await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS));
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
   const { preflight, key } = preflightOf(table, optionalString(bundle.inputData.name));
   // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
   if (changed) notes.push('The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).');
   const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
-  const notVerifiedReason = !readAll
+  const notVerifiedReason = notSent && readAll && !changed && failed.length === 0
+    ? notSent
+    : !readAll
     ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
     : changed
       ? 'the address was added to the file after it was submitted'
@@ -174,7 +218,23 @@ async function finish(
   };
 }
 
+/**
+ * The client names the list `emails`; here the list is the file, so a refusal of the list (no valid
+ * address, a list the allowance can never take) names the Table File field the user can change.
+ */
+function asFileError(error: unknown): unknown {
+  return error instanceof InputError && error.field === 'emails' ? new InputError('file', error.rule, error.message) : error;
+}
+
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
+  try {
+    return await performOnFile(z, bundle);
+  } catch (error) {
+    throw asFileError(error);
+  }
+});
+
+const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   // Zapier stops the step at 30 s: every request below, retries and waits included, fits before this.
   const deadline = stepDeadline();
   if (bundle.meta?.isLoadingSample) {
@@ -182,7 +242,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
     return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
   }
   const input = bundle.inputData;
-  const table = readTableFile(await downloadTableFile(z, input.file), input.column);
+  const table = readTableFile(await downloadTableFile(z, input.file), input.column, input.sheet);
   const options = jobOptionsFromInput(input);
   const { preflight, key } = preflightOf(table, options.name);
   const cache = cacheOf(z);
@@ -194,33 +254,58 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   }
   const client = clientFor(z, bundle);
   const done = new Set<string>();
+  let earlierRead: RowsRead | undefined;
   if (earlier.job_ids.length) {
-    for (const id of earlier.job_ids) {
-      const job = await client.getJob(id, { deadline });
-      if (!isJobStopped(job)) {
-        throw new z.errors.HaltedError(
-          `This list was already submitted by an earlier run (job ${id}, ${job.status}, ${job.processed} of ${job.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
-        );
-      }
+    const jobs = await readJobs(z, bundle, earlier.job_ids, deadline);
+    const running = jobs.find((job) => !isJobStopped(job));
+    if (running) {
+      throw new z.errors.HaltedError(
+        `This list was already submitted by an earlier run (job ${running.job_id}, ${running.status}, ${running.processed} of ${running.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
+      );
     }
-    const read = await readRows(z, bundle, earlier.job_ids, deadline - STASH_RESERVE_MS);
-    for (const row of read.rows) done.add(row.email.toLowerCase());
-    if (!read.readAll) {
-      return finish(z, bundle, earlier.job_ids, deadline, ['This list was submitted by an earlier run; nothing was submitted again.']);
+    earlierRead = await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS);
+    for (const row of earlierRead.rows) done.add(row.email.toLowerCase());
+    if (!earlierRead.readAll) {
+      return finish(z, bundle, jobs, deadline, ['This list was submitted by an earlier run; nothing was submitted again.'], undefined, earlierRead);
     }
   }
   const rest = preflight.unique.filter((e) => !done.has(e.toLowerCase()));
-  if (rest.length === 0 && earlier.job_ids.length) {
-    return finish(z, bundle, earlier.job_ids, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.']);
+  if (rest.length === 0 && earlierRead) {
+    return finish(z, bundle, earlierRead.jobs, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.'], undefined, earlierRead);
   }
-  // Zapier gives one callback URL per step, which resumes once: the list must fit one job.
+  // Zapier gives one callback URL per step, which resumes once: one job per run. The client sizes jobs
+  // to the account's allowance and sends only what fits today; the rest is written back as not sent
+  // yet, and the next run sends only that (its rows have no answer among the remembered jobs).
   // A file with no valid address is planned whole, so planList refuses it naming a malformed one, before any charge.
-  const restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...options, webhook_url: z.generateCallbackUrl() }, { maxJobs: 1, deadline });
+  // The callback URL is asked for only once a job will go: asking makes Zapier wait for a callback.
+  const fields = { ...options };
+  let restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...fields }, { deadline, sendWhatFits: true });
+  const overOneJob = restPlan.chunks.length > 1;
+  // Jobs cut smaller than the service's 50,000 are cut by the daily allowance: the rest waits for it.
+  const allowanceBound = overOneJob && restPlan.jobSize < restPlan.maxPerJob ? restPlan.fitsNow : undefined;
+  if (overOneJob) restPlan = await client.planList({ emails: restPlan.chunks[0]!, ...fields }, { maxJobs: 1, deadline, sendWhatFits: true });
+  if (restPlan.fitsNow && restPlan.fitsNow.left <= 0) {
+    // Today's allowance is used up by the account's own figures: nothing is sent, the file is written
+    // now with every open row marked, and the time counted from now is never earlier than the true one.
+    const after = new Date(Date.now() + restPlan.fitsNow.freeAfterMs + 1000).toISOString();
+    return finish(z, bundle, earlierRead?.jobs ?? [], deadline, ['Nothing was sent in this run.'], undefined, earlierRead, notSentReason(after, false));
+  }
+  restPlan = await client.withJobFields(restPlan, { webhook_url: z.generateCallbackUrl() });
   await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
   let jobIds: string[];
+  let notSent: string | undefined;
+  let submissionAfter: string | undefined;
   try {
-    const submission = await client.submitPlan(restPlan, { deadline });
+    const submission = await client.submitPlan(restPlan, { deadline, sendWhatFits: true });
     jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
+    submissionAfter = submission.unsentAfter;
+    if (submission.unsent.length || overOneJob) {
+      const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
+      const after =
+        submission.unsentAfter ??
+        (allowanceBound ? new Date((Number.isNaN(last) ? Date.now() : last) + allowanceBound.freeAfterMs + 1000).toISOString() : undefined);
+      notSent = notSentReason(after, overOneJob && !after);
+    }
   } catch (error) {
     // Jobs the service accepted before it stopped are remembered, so a rerun reads them instead of
     // paying for them again; an answer lost on the way keeps the "submitting" mark (a job may exist);
@@ -232,10 +317,21 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
     await cache.set(key, record, REMEMBER_SECONDS, SCOPE);
     throw error;
   }
+  if (jobIds.length === earlier.job_ids.length) {
+    // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
+    // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
+    await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
+    const when = submissionAfter ? ` after ${readableTime(submissionAfter)}` : ' later';
+    throw new z.errors.Error(
+      `Nothing was sent or charged: the service takes no more addresses from this account today (its daily allowance, shared by all its keys). Run this step again${when}: it sends only the rows still without an answer.`,
+      'allowance_used',
+      429,
+    );
+  }
   await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
-  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true };
+  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true, ...(notSent ? { not_sent_reason: notSent } : {}) };
   return waiting;
-});
+};
 
 /**
  * Runs when the completion message reaches the callback URL. The message only says "look now": its
@@ -255,18 +351,17 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
     secrets: webhookSecrets(bundle),
   });
   if (message.result === 'failed') notes.push(`The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`);
-  const client = clientFor(z, bundle);
-  for (const id of waiting.job_ids) {
-    const job = await client.getJob(id, { deadline });
+  const jobs = await readJobs(z, bundle, waiting.job_ids, deadline);
+  for (const job of jobs) {
     if (!isJobStopped(job)) {
       throw new z.errors.Error(
-        `A completion message arrived, but job ${id} is still ${job.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
+        `A completion message arrived, but job ${job.job_id} is still ${job.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
         'webhook_job_not_finished',
         409,
       );
     }
   }
-  return finish(z, bundle, waiting.job_ids, deadline, notes, waiting.list_key);
+  return finish(z, bundle, jobs, deadline, notes, waiting.list_key, undefined, waiting.not_sent_reason);
 });
 
 const sampleRows = [
@@ -299,7 +394,7 @@ export default defineCreate({
   noun: 'Verified File',
   display: {
     label: 'Verify File and Wait for Results File',
-    description: `Verifies every address in a CSV, TSV or XLSX file (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} unique addresses, one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each.`,
+    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
   },
   operation: {
     inputFields: [
@@ -309,7 +404,7 @@ export default defineCreate({
         type: 'file',
         required: true,
         helpText:
-          'A CSV, TSV or XLSX file (first sheet) with a header row, e.g. from Google Drive, Dropbox or an email attachment. Files up to 100 MB. Malformed, empty and duplicate rows are reported in the results file and never charged.',
+          'A CSV, TSV or XLSX file with a header row, e.g. from Google Drive, Dropbox or an email attachment. Files up to 100 MB. Malformed, empty and duplicate rows are reported in the results file and never charged.',
       },
       {
         key: 'column',
@@ -317,6 +412,14 @@ export default defineCreate({
         type: 'string',
         required: false,
         helpText: 'The header of the column holding the addresses (e.g. `Email`), or its letter (e.g. `C`). Leave empty to use the column headed "Email", or else the one holding addresses.',
+      },
+      {
+        key: 'sheet',
+        label: 'Sheet',
+        type: 'string',
+        required: false,
+        helpText:
+          'XLSX files only: the sheet to read, by its tab name (e.g. `Leads`) or its position (1 is the first tab, hidden ones counted). Leave empty to read the first visible sheet.',
       },
       ...listInputFields.filter((f) => f.key !== 'emails' && f.key !== 'emails_text'),
     ],

@@ -83,7 +83,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
       rows_read: collected.scanned,
       returned_rows: collected.rows.length,
       truncated: collected.truncated,
-      job_running: collected.end === 'running',
+      job_running: collected.running,
       next_start_row: collected.nextStartRow,
       note: stepNote(outcome, collected.note),
       results: collected.rows,
