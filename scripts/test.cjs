@@ -12,10 +12,18 @@ const { join } = require('node:path');
 
 // jest's own summaries are kept for the closing line, which CI reads as "N passed, N failed".
 const resultsDir = mkdtempSync(join(tmpdir(), 'evf-test-'));
-const jestTier = (tier, what) => [
+const jestTier = (tier, what, ...options) => [
   `Jest ${tier} tier (${what})`,
   'npx',
-  ['jest', '--ci', '--selectProjects', tier, '--json', `--outputFile=${join(resultsDir, `${tier}.json`)}`],
+  [
+    'jest',
+    '--ci',
+    '--selectProjects',
+    tier,
+    ...options,
+    '--json',
+    `--outputFile=${join(resultsDir, `${tier}.json`)}`,
+  ],
   tier,
 ];
 
@@ -28,7 +36,8 @@ const steps = [
   ['Type check (every package)', 'npm', ['run', 'typecheck']],
   ['Lint (one root config; the n8n package has its own)', 'npm', ['run', 'lint']],
   ['Build the client', 'npm', ['run', 'build', '-w', '@evf/client']],
-  jestTier('unit', 'no socket, no process, no wall clock'),
+  // A worker per core: unit suites only compute, and jest's default (cores - 1) leaves one of 2 idle.
+  jestTier('unit', 'no socket, no process, no wall clock', '--maxWorkers=100%'),
   jestTier('sandbox', 'the in-process sandbox on loopback'),
   jestTier('e2e', 'processes, the Zapier CLI, 50,000-row flows, wall-clock budgets'),
   [
