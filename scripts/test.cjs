@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check of the monorepo, in the order a failure is cheapest to find.
-// 1. types, 2. lint, 3. the client's build (CJS + ESM + d.ts), 4-6. the jest tiers (unit, sandbox, e2e;
-// jest.config.js), 7. each package's own checks (`check` scripts: builds, platform linters and
+// 1. commit messages since scripts/check-commits.cjs's BASE, 2. types, 3. lint (Prettier included),
+// 4. the client's build (CJS + ESM + d.ts), 5-7. the jest tiers (unit, sandbox, e2e; jest.config.js),
+// 8. each package's own checks (`check` scripts: builds, platform linters and
 // validators, the real-n8n e2e). Each step prints its time; the tiers' times are repeated at the end.
 // `node scripts/test.cjs unit lint` runs only the steps whose titles contain one of the words.
 const { spawnSync } = require('node:child_process');
@@ -11,21 +12,39 @@ const { join } = require('node:path');
 
 // jest's own summaries are kept for the closing line, which CI reads as "N passed, N failed".
 const resultsDir = mkdtempSync(join(tmpdir(), 'evf-test-'));
-const jestTier = (tier, what) => [
+const jestTier = (tier, what, ...options) => [
   `Jest ${tier} tier (${what})`,
   'npx',
-  ['jest', '--ci', '--selectProjects', tier, '--json', `--outputFile=${join(resultsDir, `${tier}.json`)}`],
+  [
+    'jest',
+    '--ci',
+    '--selectProjects',
+    tier,
+    ...options,
+    '--json',
+    `--outputFile=${join(resultsDir, `${tier}.json`)}`,
+  ],
   tier,
 ];
 
 const steps = [
+  [
+    'Commit messages (subject at most 72 characters, a blank line before the body)',
+    'node',
+    ['scripts/check-commits.cjs'],
+  ],
   ['Type check (every package)', 'npm', ['run', 'typecheck']],
   ['Lint (one root config; the n8n package has its own)', 'npm', ['run', 'lint']],
   ['Build the client', 'npm', ['run', 'build', '-w', '@evf/client']],
-  jestTier('unit', 'no socket, no process, no wall clock'),
+  // A worker per core: unit suites only compute, and jest's default (cores - 1) leaves one of 2 idle.
+  jestTier('unit', 'no socket, no process, no wall clock', '--maxWorkers=100%'),
   jestTier('sandbox', 'the in-process sandbox on loopback'),
   jestTier('e2e', 'processes, the Zapier CLI, 50,000-row flows, wall-clock budgets'),
-  ["Packages' own checks (the real-n8n e2e among them)", 'npm', ['run', 'check', '--workspaces', '--if-present']],
+  [
+    "Packages' own checks (the real-n8n e2e among them)",
+    'npm',
+    ['run', 'check', '--workspaces', '--if-present'],
+  ],
 ];
 
 const only = process.argv.slice(2);
@@ -60,5 +79,6 @@ for (const tier of ['unit', 'sandbox', 'e2e']) {
 }
 rmSync(resultsDir, { recursive: true, force: true });
 if (tierTimes.length) console.log(`\ntier times: ${tierTimes.join(', ')}`);
-if (totals.runs) console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (totals.runs)
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(exitCode);

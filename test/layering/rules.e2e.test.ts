@@ -1,6 +1,7 @@
 /**
  * The layering `npm run lint` checks (.dependency-cruiser.cjs) is real: on a small tree that breaks each
- * rule once, dependency-cruiser names every rule, and on this repository it finds nothing.
+ * rule once, beside edges the rules allow, dependency-cruiser names every rule and nothing else. That
+ * this repository breaks none is lint's own run (`npm run lint:layers`), not repeated here.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,8 +85,4 @@ describe('the layering rules of npm run lint', () => {
       ].sort(),
     );
   }, 60_000);
-
-  it('find nothing in this repository', () => {
-    expect(cruise(ROOT, ['packages', 'shared', 'test', 'bench', 'scripts'])).toEqual([]);
-  }, 120_000);
 });

@@ -3,22 +3,11 @@
  * relative link must name a file or folder that is tracked here (two READMEs once linked to a spec file
  * that lives outside the repository).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { markdownFiles as allMarkdown, ROOT as root } from '../support/markdown-files';
 
-const root = join(__dirname, '..', '..');
-// What .gitignore keeps out of a clone (a walk, not `git ls-files`: a unit test starts no process).
-const UNTRACKED = new Set(['.git', 'node_modules', 'dist', 'coverage', '.n8n-cache', 'bench/results']);
-
-function markdownUnder(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory())
-      return UNTRACKED.has(entry.name) || UNTRACKED.has(path) ? [] : markdownUnder(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
-const markdownFiles = markdownUnder('').sort();
+const markdownFiles = allMarkdown();
 
 /** Relative targets of `[text](target)` links, without anchors; external and in-page links skipped. */
 function relativeLinks(text: string): string[] {

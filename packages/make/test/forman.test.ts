@@ -10,9 +10,9 @@ import { components, codeFile, readJsonc, type Json } from './support/app-files'
 import { forman, type FormanResult } from './support/forman';
 import { asSpecs, ParamValidationError, validateParameters, type ParamSpec } from './support/make-params';
 import { formanMissingMessage, formanPresent } from './support/schema-location';
+import { describeWhenPresent } from '../../../test/support/optional-suite';
 
 const present = formanPresent();
-const required = process.env.EVF_REQUIRE_ALL_SUITES === '1';
 
 /** What the job RPC would list in the editor: one job. Anything else was typed or mapped. */
 const LISTED_JOB = 'job_listed';
@@ -150,18 +150,7 @@ function allComponents(): [string, ParamSpec[]][] {
   ];
 }
 
-if (!present && required) {
-  describe("Make's Forman validator (required under EVF_REQUIRE_ALL_SUITES=1)", () => {
-    it('is present', () => {
-      throw new Error(formanMissingMessage());
-    });
-  });
-} else if (!present) {
-  console.log(formanMissingMessage());
-  describe.skip("Make's Forman validator not found (set EVF_MAKE_FORMAN or lay out ../shared/make-forman-schema)", () => {
-    it('skipped', () => undefined);
-  });
-} else {
+describeWhenPresent("Make's Forman validator", present ? undefined : formanMissingMessage(), () => {
   describe("every component's parameters, by Make's Forman validator and by the harness's checker", () => {
     it('every component has a table of values here', () => {
       expect(
@@ -260,4 +249,4 @@ if (!present && required) {
       );
     });
   });
-}
+});

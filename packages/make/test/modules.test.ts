@@ -18,7 +18,7 @@ useNock();
 
 /** The API with the key checked on every request: a call without it finds no interceptor and fails. */
 const api = () => nock(`${ORIGIN}/api`, { reqheaders: { 'x-api-key': conn.apiKey } });
-const body = (fixture: string) => loadFixture<{ body: Record<string, unknown> }>(fixture).body;
+const body = (fixture: string) => loadFixture<Record<string, unknown>>(fixture).body!;
 
 function expectContractRequests(requests: SentRequest[]): void {
   expect(requests.length).toBeGreaterThan(0);

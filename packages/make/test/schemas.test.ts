@@ -7,23 +7,11 @@
 import { listAppFiles, makecomapp, readJsonc } from './support/app-files';
 import { schemaNameFor, validateAgainst } from './support/make-schemas';
 import { schemasMissingMessage, schemasPresent } from './support/schema-location';
+import { describeWhenPresent } from '../../../test/support/optional-suite';
 
 const present = schemasPresent();
-const inCi = process.env.EVF_REQUIRE_ALL_SUITES === '1';
 
-if (!present && inCi) {
-  describe("Make's app schemas (required under EVF_REQUIRE_ALL_SUITES=1)", () => {
-    it('are present', () => {
-      throw new Error(schemasMissingMessage());
-    });
-  });
-} else if (!present) {
-  console.log(schemasMissingMessage());
-  describe.skip("Make's app schemas not found (set EVF_MAKE_SCHEMAS or lay out ../shared/make-app-schemas to run)", () => {
-    it('skipped', () => undefined);
-  });
-} else {
-  describe('Make app files against Make’s JSON Schemas', () => {
+describeWhenPresent('Make app files against Make’s JSON Schemas', present ? undefined : schemasMissingMessage(), () => {
     it('makecomapp.json validates against the local-development schema', () => {
       expect(schemaNameFor('makecomapp.json')).toBe('makecomapp.schema.json');
       expect(validateAgainst('makecomapp.schema.json', makecomapp)).toEqual([]);
@@ -46,5 +34,4 @@ if (!present && inCi) {
       ).not.toEqual([]);
       expect(validateAgainst('makecomapp.schema.json', { ...makecomapp, origins: [{}] })).not.toEqual([]);
     });
-  });
-}
+});

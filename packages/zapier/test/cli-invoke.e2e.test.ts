@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { eventually } from '../../../test/support/sandbox';
 
 const { runZapierCli } = require('../scripts/zapier-cli.cjs') as {
   runZapierCli(
@@ -86,8 +87,7 @@ it('runs the auth test, every trigger, search and create through zapier-platform
   const revoked = await invoke('create', 'revoke_api_key', { key_id: 'key_does_not_exist' });
   expect(revoked).toMatchObject({ result: 'not_found' });
 
-  // The job finishes in well under a second at this time scale.
-  await new Promise((r) => setTimeout(r, 1_000));
+  await eventually(() => sb.job(jobId)?.terminal, 20_000);
   const [job] = await invoke('search', 'find_job', { job_id: jobId });
   expect(job).toMatchObject({ job_id: jobId, terminal: true });
   const [results] = await invoke('search', 'get_job_results', { job_id: jobId, start_row: 1 });

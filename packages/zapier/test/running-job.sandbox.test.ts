@@ -4,6 +4,7 @@
  * which a 30 s step must not do).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
+import { eventually } from '../../../test/support/sandbox';
 import { run, steps, useBaseUrl } from './helpers';
 
 let sb: Sandbox;
@@ -21,7 +22,8 @@ it('returns the stored rows at once and notes that the job still runs', async ()
     inputData: { emails_text: emails },
   });
   const jobId = submitted.job_id as string;
-  await new Promise((r) => setTimeout(r, 1_000));
+  // Some rows stored, the job still running: what the step must read without waiting.
+  await eventually(() => (sb.job(jobId)?.processed ?? 0) > 0, 10_000);
   const from = sb.requests.length;
   const [found] = await run(steps.results, {
     authData: { api_key: sb.apiKey },

@@ -87,7 +87,6 @@ export const settings = {
 	screenshots: process.env.EVF_SCREENSHOTS === '1',
 	/** EVF_EDITOR_DEBUG=1: keep the failing page's HTML, print each credential test's answer. */
 	debug: Boolean(process.env.EVF_EDITOR_DEBUG),
-	ci: process.env.EVF_REQUIRE_ALL_SUITES === '1',
 	/** EVF_EDITOR_N8N=2.8.4,2.41.3: the n8n versions to run the editor test on (default: the pinned one). */
 	n8nVersions: (process.env.EVF_EDITOR_N8N || '').split(',').filter(Boolean),
 };

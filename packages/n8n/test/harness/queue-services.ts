@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { prerequisiteMissing } from '../../../../test/support/optional-suite';
 import { freePort, supervise } from './processes';
 
 export interface Postgres {
@@ -209,11 +210,10 @@ export function queueEnv(postgres: Postgres, redis: Redis): Record<string, strin
 export function queueModeAvailable(): boolean {
 	const missing = missingQueuePrerequisites();
 	if (missing.length === 0) return true;
-	const line = `queue mode: missing ${missing.join(', ')}`;
-	if (process.env.EVF_REQUIRE_ALL_SUITES === '1')
-		throw new Error(`${line} (CI installs these: see .ci/run)`);
-	process.stderr.write(`${line}; skipping the queue-mode suite\n`);
-	return false;
+	return prerequisiteMissing(
+		`queue mode: missing ${missing.join(', ')} (CI installs these: see .ci/run)`,
+		'skipping the queue-mode suite',
+	);
 }
 
 /** Peak and current resident memory of a process, in MiB, from /proc (Linux). */
