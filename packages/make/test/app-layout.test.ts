@@ -11,7 +11,7 @@ import {
   makecomapp,
   readJsonc,
   type ComponentType,
-} from './support/app-files';
+} from './harness/app-files';
 
 const namedFiles = (): string[] => {
   const general = Object.values(makecomapp.generalCodeFiles).filter(

@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { checkWebhookUrl, isEmailSyntaxValid } from '@evf/client';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { components, readJsonc } from './support/app-files';
-import { ParamValidationError } from './support/make-params';
-import { runModule, testConnection, type MakeConnection } from './support/make-runtime';
+import { components, readJsonc } from './harness/app-files';
+import { ParamValidationError } from './harness/make-params';
+import { runModule, testConnection, type MakeConnection } from './harness/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;

@@ -9,8 +9,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { DISABLES_SCENARIO, RETRIED_BY_MAKE } from './support/make-rules';
-import { MakeModuleError, runModule, testConnection, type MakeConnection } from './support/make-runtime';
+import { DISABLES_SCENARIO, RETRIED_BY_MAKE } from './harness/make-rules';
+import { MakeModuleError, runModule, testConnection, type MakeConnection } from './harness/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;

@@ -1,15 +1,15 @@
 /**
  * Every component's parameters and every module's sample, checked by Make's own parameter validator,
- * Forman (`@makehq/forman-schema`, see support/schema-location.ts). Per module, values that must pass
- * and values that must fail; each verdict is also the home-made checker's (support/make-params.ts),
+ * Forman (`@makehq/forman-schema`, see harness/schema-location.ts). Per module, values that must pass
+ * and values that must fail; each verdict is also the home-made checker's (harness/make-params.ts),
  * which the other suites run with: where the two disagree, Forman is right and the checker is fixed.
  * Without the validator this suite is skipped with one line saying how to run it, except under
  * EVF_REQUIRE_ALL_SUITES=1 (.ci/run), where a missing validator fails the run.
  */
-import { components, codeFile, readJsonc, type Json } from './support/app-files';
-import { forman, type FormanResult } from './support/forman';
-import { asSpecs, ParamValidationError, validateParameters, type ParamSpec } from './support/make-params';
-import { formanMissingMessage, formanPresent } from './support/schema-location';
+import { components, codeFile, readJsonc, type Json } from './harness/app-files';
+import { forman, type FormanResult } from './harness/forman';
+import { asSpecs, ParamValidationError, validateParameters, type ParamSpec } from './harness/make-params';
+import { formanMissingMessage, formanPresent } from './harness/schema-location';
 
 const present = formanPresent();
 const required = process.env.EVF_REQUIRE_ALL_SUITES === '1';

@@ -1,12 +1,12 @@
 /**
- * The harness is held to Make's rules (support/make-rules.ts, each with its source): fed a component
+ * The harness is held to Make's rules (harness/make-rules.ts, each with its source): fed a component
  * that breaks one, it must fail. Each case here is deliberately wrong; the app's own components pass
  * the same checks (contract.test.ts) and run against the sandbox (sandbox-modules.sandbox.test.ts).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { evaluateString, ImlError } from './support/iml';
-import { MakeRuleError } from './support/make-rules';
-import { formanPresent } from './support/schema-location';
+import { evaluateString, ImlError } from './harness/iml';
+import { MakeRuleError } from './harness/make-rules';
+import { formanPresent } from './harness/schema-location';
 import {
   checkBase,
   checkModule,
@@ -18,7 +18,7 @@ import {
   type Directive,
   type MakeConnection,
   type ModuleDef,
-} from './support/make-runtime';
+} from './harness/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;

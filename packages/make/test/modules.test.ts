@@ -8,7 +8,7 @@ import nock from 'nock';
 import { findOperation } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import { replyWithFixture, useNock } from '../../../test/support/nock';
-import { runModule, type MakeConnection, type SentRequest } from './support/make-runtime';
+import { runModule, type MakeConnection, type SentRequest } from './harness/make-runtime';
 
 const ORIGIN = 'https://api.evf.test';
 const conn: MakeConnection = { apiKey: 'evf_make_unit_key_8e3f10', baseUrl: `${ORIGIN}/api` };

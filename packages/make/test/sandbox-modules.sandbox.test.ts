@@ -7,7 +7,7 @@
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { categorize } from '@evf/client';
 import { findOperation, validateResponse } from '@evf/contract';
-import { components, readJsonc } from './support/app-files';
+import { components, readJsonc } from './harness/app-files';
 import {
   loadModule,
   MakeModuleError,
@@ -18,8 +18,8 @@ import {
   testConnection,
   type MakeConnection,
   type SentRequest,
-} from './support/make-runtime';
-import { ParamValidationError } from './support/make-params';
+} from './harness/make-runtime';
+import { ParamValidationError } from './harness/make-params';
 
 interface InterfaceField {
   name: string;

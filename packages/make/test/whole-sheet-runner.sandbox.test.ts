@@ -6,8 +6,8 @@
  * turns, each address once, and says in every row which ones are left.
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { runScenario, ScenarioError, type Blueprint } from './support/scenario';
-import { RESULTS_TAB, SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './support/scenario-sheets';
+import { runScenario, ScenarioError, type Blueprint } from './harness/scenario';
+import { RESULTS_TAB, SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './harness/scenario-sheets';
 import {
   blueprints,
   leadList,
@@ -16,7 +16,7 @@ import {
   runWholeSheet,
   SPREADSHEET_ID,
   webhookBundleFor,
-} from './support/scenario-sheet-flow';
+} from './harness/scenario-sheet-flow';
 
 const conn = { apiKey: 'evf_unused', baseUrl: 'http://127.0.0.1:9/api' };
 const meta: Blueprint['metadata'] = { instant: false, version: 1, scenario: {} };

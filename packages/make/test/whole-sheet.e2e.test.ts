@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { categorize } from '@evf/client';
 import { resultRow, startSandbox, type Sandbox } from '@evf/sandbox';
-import { components, readJsonc } from './support/app-files';
-import { appModulePrefix, KNOWN_MAKE_MODULES, type Blueprint } from './support/scenario';
+import { components, readJsonc } from './harness/app-files';
+import { appModulePrefix, KNOWN_MAKE_MODULES, type Blueprint } from './harness/scenario';
 import { misspelledLabels, moduleLabels } from './support/label-spelling';
-import { moduleRefs } from './support/scenario-iml';
-import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './support/scenario-sheets';
-import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './support/scenario-sheet-flow';
+import { moduleRefs } from './harness/scenario-iml';
+import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './harness/scenario-sheets';
+import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './harness/scenario-sheet-flow';
 
 const EMAIL_PATTERN = new RegExp(
   (

@@ -3,7 +3,7 @@
  * limited to what the example blueprints use, so a blueprint can run in the scenario runner. This is
  * the scenario side of IML: arguments separated by ";", module outputs named by module id, and the
  * functions from Make's function reference. The app's own IML (commas, `parameters`, `body`) is
- * test/support/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
+ * test/harness/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
  *
  * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
  * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
