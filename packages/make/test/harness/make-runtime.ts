@@ -5,6 +5,18 @@
  * iterate, output, limit, pagination, repeat, trigger) are applied. Every Make rule the app relies on
  * is enforced here (see make-rules.ts, each with its source); where Make is silent the harness is
  * stricter, never looser. A component that breaks a rule fails with MakeRuleError.
+ *
+ * The stable API (the suites in test/ and the scenario runner, scenario.ts, build on it):
+ *   runModule(id, params, connection, options?)    -> RunResult { bundles, requests, makeTimeMs, ... }
+ *   runModuleDef(def, params, connection, options?) the same for a component a test builds
+ *   testConnection(connection)                     -> RunResult of the connection's test call
+ *   runRpc(id, connection)                         -> RunResult of an RPC (the dropdowns)
+ *   receiveWebhook(id, request)                    -> WebhookOutcome { status, bundle? }
+ *   checkModule(def), checkBase(), checkConnection(), checkRpc(), checkWebhook(def): the static rules
+ *   loadModule(id), loadWebhook(id), connectionParams(input)
+ *   A failure the app types is a MakeModuleError { type, statusCode, typedByMake }.
+ * The whole-sheet flows run through scenario.ts (Make's scenario runner) on the sheet model of
+ * scenario-sheets.ts; scenario-sheet-flow.ts holds the example flow's steps.
  */
 import { codeFile, components, readJsonc, type ComponentMeta, type Json } from './app-files';
 import {
@@ -30,6 +42,7 @@ import {
   MODULE_TIMEOUT_MS,
   PAGINATION_ITEM_LIMIT,
   REQUEST_ALLOWANCE_MS,
+  RPC_MAX_REQUESTS,
   SCOPES,
   type ScopeName,
 } from './make-rules';
@@ -865,6 +878,8 @@ export async function runRpc(id: string, connection: MakeConnection): Promise<Ru
     'module',
     b,
   );
+  if (run.log.length > RPC_MAX_REQUESTS)
+    throw new MakeRuleError('rpcRequests', `the RPC ${id} made ${run.log.length} calls`);
   return { bundles: r.bundles, requests: run.log, makeTimeMs: run.makeTimeMs };
 }
 
