@@ -213,34 +213,6 @@ const cases: Case[] = [
     parameter: 'API key',
     connection: { apiKey: 'abc' },
   },
-  {
-    operation: 'connection: base URL not ending in /api',
-    moduleId: 'connection',
-    input: {},
-    parameter: 'Base URL',
-    connection: { baseUrl: 'https://api.example.com/v1' },
-  },
-  {
-    operation: 'connection: plain http to a public host (the key would travel in clear text)',
-    moduleId: 'connection',
-    input: {},
-    parameter: 'Base URL',
-    connection: { baseUrl: 'http://api.example.com/api' },
-  },
-  {
-    operation: 'connection: plain http to a host that only starts like loopback',
-    moduleId: 'connection',
-    input: {},
-    parameter: 'Base URL',
-    connection: { baseUrl: 'http://127.0.0.1.example.com/api' },
-  },
-  {
-    operation: 'any module: plain http to a public host',
-    moduleId: 'getCredits',
-    input: {},
-    parameter: 'Base URL',
-    connection: { baseUrl: 'http://api.example.com/api' },
-  },
 ];
 
 describe('bad input is refused before any request, naming the parameter', () => {

@@ -46,7 +46,7 @@ const requestsOf = (): { where: string; req: Req }[] => {
   for (const [id] of components('rpc'))
     out.push({ where: `rpc ${id}`, req: readJsonc(codeFile('rpc', id, 'communication')) as unknown as Req });
   const conn = readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Req;
-  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace('{{parameters.baseUrl}}', '') } });
+  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace('{{common.baseUrl}}', '') } });
   return out;
 };
 

@@ -54,15 +54,13 @@ interface Cases {
 /** Per component: values Make must accept and values it must refuse (each refused one names one fault). */
 const CASES: Record<string, Cases> = {
   'connection apiKey': {
-    pass: [
-      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com/api' },
-      { apiKey: 'evf_x', baseUrl: 'http://127.0.0.1:8787/api' },
-    ],
+    // The connection asks for the key alone: the service's address is the app's common data.
+    pass: [{ apiKey: 'evf_live_abc' }, { apiKey: 'evf_x' }],
     fail: [
-      { apiKey: 'sk_live_abc', baseUrl: 'https://api.example.com/api' },
-      { apiKey: 'evf_live_abc', baseUrl: 'http://api.example.com/api' },
-      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com' },
-      { apiKey: 'evf_live_abc' },
+      { apiKey: 'sk_live_abc' },
+      { apiKey: '' },
+      {},
+      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com/api' },
     ],
   },
   'module verifyEmail': {

@@ -244,7 +244,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a base that waits longer than Make does', async () => {
-    await ruleBroken(() => checkBase({ baseUrl: '{{connection.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
+    await ruleBroken(() => checkBase({ baseUrl: '{{common.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
   });
 
   it('a request that reads a variable its directive does not have (body in the request, item outside iterate)', async () => {

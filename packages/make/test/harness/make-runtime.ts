@@ -47,9 +47,18 @@ import {
   type ScopeName,
 } from './make-rules';
 
+/**
+ * What a module runs with: the connection's one field (the key) and the service address, which Make
+ * gives the app as common data (`common.baseUrl`, written by the deploy from EVF_BASE_URL).
+ */
 export interface MakeConnection {
   apiKey: string;
   baseUrl: string;
+}
+
+/** The app's common data as the deploy writes it (deploy/deploy.ts commonData). */
+function commonFor(connection: MakeConnection): Record<string, unknown> {
+  return { baseUrl: connection.baseUrl };
 }
 
 export interface SentRequest {
@@ -804,7 +813,7 @@ export async function runModuleDef(
   const b = base();
   checkBase(b);
   checkModule(def);
-  const conn = connectionParams({ ...connection });
+  const conn = connectionParams({ apiKey: connection.apiKey });
   const parameters = validateParameters(def.params, input);
   await checkWithForman(def.params, input, `module ${def.id}`);
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
@@ -813,7 +822,7 @@ export async function runModuleDef(
     connection: conn,
     temp: {},
     now: options.now ?? new Date(),
-    common: {},
+    common: commonFor(connection),
     data: {},
     environment: {},
   };
@@ -848,13 +857,13 @@ export async function runModule(
 
 /** Runs the connection's test call; returns the metadata Make would show. */
 export async function testConnection(connection: MakeConnection): Promise<RunResult> {
-  const parameters = connectionParams({ ...connection });
+  const parameters = connectionParams({ apiKey: connection.apiKey });
   const d = loadConnectionCommunication();
   checkConnection(d);
   const run = new Run(MODULE_TIMEOUT_MS);
   const r = await runDirective(
     d,
-    { parameters, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    { parameters, temp: {}, now: new Date(), common: commonFor(connection), data: {}, environment: {} },
     {},
     run,
     'connection',
@@ -869,10 +878,18 @@ export async function runRpc(id: string, connection: MakeConnection): Promise<Ru
   checkRpc(id, d);
   const b = base();
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
-  const conn = connectionParams({ ...connection });
+  const conn = connectionParams({ apiKey: connection.apiKey });
   const r = await runDirective(
     d,
-    { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    {
+      parameters: {},
+      connection: conn,
+      temp: {},
+      now: new Date(),
+      common: commonFor(connection),
+      data: {},
+      environment: {},
+    },
     {},
     run,
     'module',
