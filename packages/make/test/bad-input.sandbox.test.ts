@@ -164,9 +164,9 @@ const cases: Case[] = [
     parameter: 'Limit',
   },
   {
-    operation: 'results: start page 0',
+    operation: 'results: start page -1',
     moduleId: 'listResults',
-    input: { job_id: 'job_x', start_page: 0 },
+    input: { job_id: 'job_x', start_page: -1 },
     parameter: 'Start at page',
   },
   { operation: 'jobs: limit 0', moduleId: 'listJobs', input: { limit: 0 }, parameter: 'Limit' },

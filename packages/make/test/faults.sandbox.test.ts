@@ -328,7 +328,12 @@ describe('modules that only read may be rerun by Make', () => {
     const post = await failure(
       runModule(
         'makeApiCall',
-        { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['valid.m1@example.com'] } },
+        {
+          url: '/v1/verify/bulk',
+          method: 'POST',
+          body_type: 'collection',
+          body: { emails: ['valid.m1@example.com'] },
+        },
         conn,
       ),
     );
@@ -338,7 +343,12 @@ describe('modules that only read may be rerun by Make', () => {
     const post500 = await failure(
       runModule(
         'makeApiCall',
-        { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['valid.m2@example.com'] } },
+        {
+          url: '/v1/verify/bulk',
+          method: 'POST',
+          body_type: 'collection',
+          body: { emails: ['valid.m2@example.com'] },
+        },
         conn,
       ),
     );

@@ -98,12 +98,13 @@ const CASES: Record<string, Cases> = {
   'module listResults': {
     pass: [
       { job_id: LISTED_JOB },
+      { job_id: LISTED_JOB, start_page: 0 },
       { job_id: 'job_typed_by_hand', group: 'risky', start_page: 4, per_page: 1000, limit: 3200 },
     ],
     fail: [
       {},
       { job_id: LISTED_JOB, group: 'unknown' },
-      { job_id: LISTED_JOB, start_page: 0 },
+      { job_id: LISTED_JOB, start_page: -1 },
       { job_id: LISTED_JOB, per_page: 1001 },
       { job_id: LISTED_JOB, per_page: 0 },
       { job_id: LISTED_JOB, limit: 3201 },
@@ -124,11 +125,14 @@ const CASES: Record<string, Cases> = {
   'module makeApiCall': {
     pass: [
       { url: '/v1/account', method: 'GET' },
-      { url: '/v1/verify/bulk', method: 'POST', body: { emails: [] } },
+      { url: '/v1/verify/bulk', method: 'POST', body_type: 'collection', body: { emails: [] } },
+      { url: '/v1/verify/bulk', method: 'POST', body: '{"emails": []}' },
+      { url: '/v1/jobs', method: 'GET', qs: [{ key: 'limit', value: '5' }], headers: [] },
     ],
     fail: [
       { url: 'https://evil.example/v1/account', method: 'GET' },
       { url: '/v1/account', method: 'TRACE' },
+      { url: '/v1/account', method: 'GET', body_type: 'xml' },
     ],
   },
   'webhook jobFinished': { pass: [{}], fail: [{ secret: 'x' }] },

@@ -196,7 +196,7 @@ describe('Make modules against the sandbox', () => {
       rows_in_job: number;
       rows_after_this_run: number;
       job_finished: boolean;
-      next_start_page?: number | '';
+      next_start_page?: number;
     };
     const emails = Array.from(
       { length: 4100 },
@@ -225,7 +225,7 @@ describe('Make modules against the sandbox', () => {
           expect(b.rows_in_job).toBe(emails.length);
         }
         const next = last.next_start_page;
-        if (next === '' || next === undefined) {
+        if (next === 0) {
           expect(last.rows_after_this_run).toBe(0);
           start = undefined;
         } else {
@@ -237,6 +237,15 @@ describe('Make modules against the sandbox', () => {
       }
       return rounds;
     }
+
+    it('Next start page is 0 once no rows remain, and a run from page 0 sends nothing and emits nothing', async () => {
+      const rounds = await readAll({});
+      expect(rounds.at(-1)!.bundles.at(-1)!.next_start_page).toBe(0);
+      // A scheduled loop maps it into the next run: that run ends the loop instead of reading page 1.
+      const after = await run('listResults', { job_id: jobId, start_page: 0 });
+      expect(after.requests).toHaveLength(0);
+      expect(after.bundles).toHaveLength(0);
+    });
 
     it('1,000 rows per page (the default): three whole pages a run, the next round at page 4, nothing after the last', async () => {
       const rounds = await readAll({});
@@ -501,6 +510,27 @@ describe('Make modules against the sandbox', () => {
     ).rejects.toBeInstanceOf(ParamValidationError);
   });
 
+  it('Make an API call sends a JSON text body as it is, and the Headers and Query String fields', async () => {
+    // JSON > Create JSON outputs text: it reaches the service once encoded (before: encoded twice, 400).
+    const text = await runModule(
+      'makeApiCall',
+      { url: '/v1/verify/bulk', method: 'POST', body: '{"emails": ["no-at-sign"]}' },
+      conn,
+    ).catch((e: unknown) => e);
+    expect(text).toBeInstanceOf(MakeModuleError);
+    expect((text as MakeModuleError).statusCode).toBe(422);
+    expect((text as MakeModuleError).message).toContain('no-at-sign');
+    const r = await run('makeApiCall', {
+      url: '/v1/jobs',
+      method: 'GET',
+      qs: [{ key: 'limit', value: '1' }],
+      headers: [{ key: 'Accept', value: 'application/json' }],
+    });
+    expect(r.requests[0]!.query).toEqual({ limit: '1' });
+    expect(r.requests[0]!.headers.Accept).toBe('application/json');
+    expect((r.bundles[0] as { statusCode: number }).statusCode).toBe(200);
+  });
+
   it('maps error statuses to Make error types with a clear message (422 DataError names the address)', async () => {
     const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch(
       (e: unknown) => e,
@@ -510,7 +540,7 @@ describe('Make modules against the sandbox', () => {
     // ...and the service's 422, reached through the universal module, reads as a DataError.
     const r = await runModule(
       'makeApiCall',
-      { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['no-at-sign'] } },
+      { url: '/v1/verify/bulk', method: 'POST', body_type: 'collection', body: { emails: ['no-at-sign'] } },
       conn,
     ).catch((e: unknown) => e);
     expect(r).toBeInstanceOf(MakeModuleError);

@@ -459,6 +459,10 @@ class Run {
     headers: Record<string, string>;
     qs: Record<string, unknown>;
     body: unknown;
+    /** The directive's `type`: json (the default) serialises the body, whatever it is, so a body that
+     * is already JSON text is encoded twice; text, string and raw send a text body as it is
+     * (https://developers.make.com/custom-apps-documentation/component-blocks/api, `type`). */
+    type?: string;
   }): Promise<Answer> {
     if (this.log.length >= MAX_REQUESTS_PER_RUN)
       throw new MakeRuleError('paginationRequests', `request ${this.log.length + 1} of one module run`);
@@ -469,8 +473,15 @@ class Run {
     const headers = { ...req.headers };
     let payload: string | undefined;
     if (req.body !== undefined && req.method !== 'GET') {
-      payload = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
+      const type = req.type ?? 'json';
+      if (type === 'json') {
+        payload = JSON.stringify(req.body);
+        headers['content-type'] = 'application/json';
+      } else if (['text', 'string', 'raw'].includes(type)) {
+        if (typeof req.body !== 'string')
+          throw new MakeRuleError('directiveScope', `a ${type} body must be text, got ${typeof req.body}`);
+        payload = req.body;
+      } else throw new MakeRuleError('directiveScope', `request type ${type} is not one the harness models`);
     }
     this.log.push({
       method: req.method,
@@ -592,6 +603,7 @@ const DATE_FIELDS = ['created_at', 'updated_at', 'createdAt', 'updatedAt', 'date
 
 interface DirectiveResult {
   bundles: unknown[];
+  skipped?: boolean;
   triggerState?: TriggerState;
   metadata?: string;
 }
@@ -610,8 +622,9 @@ async function runDirective(
   const resScope: ScopeName =
     kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
   if (d.temp) Object.assign(vars.temp as object, evaluate(d.temp, pick(vars, reqScope)));
+  // A directive whose condition is false is skipped: it sends nothing and emits nothing.
   if (d.condition !== undefined && evaluate(d.condition, pick(vars, reqScope)) === false)
-    return { bundles: [] };
+    return { bundles: [], skipped: true };
   const s = pick(vars, reqScope);
   let url = String(evaluate(d.url, s));
   if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
@@ -640,7 +653,7 @@ async function runDirective(
   let metadata: string | undefined;
   const send = async (): Promise<Answer> => {
     try {
-      return await run.send({ method, url, headers, qs: currentQs, body });
+      return await run.send({ method, url, headers, qs: currentQs, body, type: d.type });
     } catch (err) {
       if (err instanceof MakeModuleError) checkNotReplayed(err, method, url);
       throw err;
@@ -838,6 +851,7 @@ export async function runModuleDef(
       continue;
     }
     const r = await runDirective(d, vars, options, run, kind, b);
+    if (r.skipped) continue;
     const emits = d.response?.output !== undefined && d.response.output !== null;
     if (r.bundles.length > 0 || emits || d.response?.trigger) bundles = r.bundles;
     if (d.response?.trigger) triggerState = r.triggerState;
