@@ -29,7 +29,7 @@ beforeAll(async () => {
   conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
   const submitted = await runModule(
     'submitBulk',
-    { emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) },
+    { input_as: 'array', emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) },
     conn,
   );
   jobId = (submitted.bundles[0] as { job_id: string }).job_id;
@@ -162,7 +162,7 @@ describe('the harness refuses components that break a Make rule', () => {
         response: { ...d.response, trigger: { ...d.response!.trigger!, order: 'asc' } },
       },
     };
-    await runModule('submitBulk', { emails: ['valid.second@example.com'] }, conn);
+    await runModule('submitBulk', { input_as: 'array', emails: ['valid.second@example.com'] }, conn);
     await new Promise((r) => setTimeout(r, 300));
     await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerOrder');
   });
@@ -273,10 +273,15 @@ describe('the harness refuses components that break a Make rule', () => {
         '503': { type: 'ConnectionError', message: 'Try again later.' },
       });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w1@example.com'] }, conn), 'chargeNotReplayed');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w1@example.com'] }, conn),
+        'chargeNotReplayed',
+      );
       // The same type for the service's own 503 is allowed: it proves nothing was done.
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 5 });
-      await expect(runModuleDef(wrong, { emails: ['valid.w2@example.com'] }, conn)).rejects.toMatchObject({
+      await expect(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w2@example.com'] }, conn),
+      ).rejects.toMatchObject({
         type: 'ConnectionError',
       });
       sb.faults.clear();
@@ -285,7 +290,10 @@ describe('the harness refuses components that break a Make rule', () => {
     it('a charged POST whose 500 default is a RateLimitError', async () => {
       const wrong = submitWith({ ...ownError(), type: 'RateLimitError' });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w3@example.com'] }, conn), 'chargeNotReplayed');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w3@example.com'] }, conn),
+        'chargeNotReplayed',
+      );
       sb.faults.clear();
     });
 
@@ -299,7 +307,10 @@ describe('the harness refuses components that break a Make rule', () => {
         '422': { type: "{{if(statusCode = 422, 'InputError', 'DataError')}}", message: 'x' },
       });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 422 });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w4@example.com'] }, conn), 'errorType');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w4@example.com'] }, conn),
+        'errorType',
+      );
       sb.faults.clear();
     });
 

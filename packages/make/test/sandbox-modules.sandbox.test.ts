@@ -89,7 +89,7 @@ async function run(moduleId: string, params: Record<string, unknown>, options = 
 }
 
 async function submit(emails: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await run('submitBulk', { emails, name: 'make test', ...extra });
+  const r = await run('submitBulk', { input_as: 'array', emails, name: 'make test', ...extra });
   const out = r.bundles[0] as { job_id: string };
   expect(validateResponse('POST', '/v1/verify/bulk', 202, out).errors).toEqual([]);
   return out.job_id;
@@ -245,7 +245,7 @@ describe('Make modules against the sandbox', () => {
       const after = await run('listResults', { job_id: jobId, start_page: 0 });
       expect(after.requests).toHaveLength(0);
       expect(after.bundles).toHaveLength(0);
-    });
+    }, 60_000);
 
     it('1,000 rows per page (the default): three whole pages a run, the next round at page 4, nothing after the last', async () => {
       const rounds = await readAll({});
@@ -304,7 +304,7 @@ describe('Make modules against the sandbox', () => {
       const submit = async () => {
         const submitted = await runModule(
           'submitBulk',
-          { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) },
+          { input_as: 'array', emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) },
           slowConn,
         );
         checkRequests(submitted.requests);
@@ -365,7 +365,11 @@ describe('Make modules against the sandbox', () => {
     const submitTo = async (n: number, tag: string) => {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
-        const r = await runModule('submitBulk', { emails: [`valid.${tag}${i}@example.com`] }, c);
+        const r = await runModule(
+          'submitBulk',
+          { input_as: 'array', emails: [`valid.${tag}${i}@example.com`] },
+          c,
+        );
         ids.push((r.bundles[0] as { job_id: string }).job_id);
         // Creation times have millisecond resolution; Make orders equal dates by id, which is random.
         await new Promise((r) => setTimeout(r, 2));
@@ -414,7 +418,7 @@ describe('Make modules against the sandbox', () => {
         };
         const submitOne = async (n: number) => {
           const emails = Array.from({ length: n }, (_, i) => `valid.s${n}x${i}@example.com`);
-          const r = await runModule('submitBulk', { emails }, sc);
+          const r = await runModule('submitBulk', { input_as: 'array', emails }, sc);
           await new Promise((r) => setTimeout(r, 5));
           return (r.bundles[0] as { job_id: string }).job_id;
         };
@@ -456,7 +460,8 @@ describe('Make modules against the sandbox', () => {
     const many = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
     try {
       const c: MakeConnection = { apiKey: many.apiKey, baseUrl: many.baseUrl };
-      for (let i = 0; i < 205; i++) await runModule('submitBulk', { emails: [`valid.p${i}@example.com`] }, c);
+      for (let i = 0; i < 205; i++)
+        await runModule('submitBulk', { input_as: 'array', emails: [`valid.p${i}@example.com`] }, c);
       const all = await runModule('listJobs', { limit: 3200 }, c);
       checkRequests(all.requests);
       expect(all.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
@@ -532,9 +537,11 @@ describe('Make modules against the sandbox', () => {
   });
 
   it('maps error statuses to Make error types with a clear message (422 DataError names the address)', async () => {
-    const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch(
-      (e: unknown) => e,
-    );
+    const err = await runModule(
+      'submitBulk',
+      { input_as: 'array', emails: ['valid.ok@example.com', 'no-at-sign'] },
+      conn,
+    ).catch((e: unknown) => e);
     // Make's own parameter check stops it first...
     expect(err).toBeInstanceOf(ParamValidationError);
     // ...and the service's 422, reached through the universal module, reads as a DataError.

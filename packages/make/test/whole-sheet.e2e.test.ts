@@ -9,18 +9,22 @@ import { join } from 'node:path';
 import { categorize } from '@evf/client';
 import { resultRow, startSandbox, type Sandbox } from '@evf/sandbox';
 import { components, readJsonc } from './harness/app-files';
+import { allFieldNames, asSpecs } from './harness/make-params';
 import { appModuleId, KNOWN_MAKE_MODULES, type Blueprint } from './harness/scenario';
 import { misspelledLabels, moduleLabels } from './support/label-spelling';
 import { moduleRefs } from './harness/scenario-iml';
 import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './harness/scenario-sheets';
 import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './harness/scenario-sheet-flow';
 
+/** The Submit module's rule for one address: the item pattern of its Array option's Email addresses. */
 const EMAIL_PATTERN = new RegExp(
   (
     readJsonc('modules/submit-bulk/submit-bulk.mappable-params.iml.json') as unknown as {
-      spec: { validate: { pattern: string } };
+      options: { value: string; nested: { name: string; spec: { validate: { pattern: string } } }[] }[];
     }[]
-  )[0]!.spec.validate.pattern,
+  )[0]!.options
+    .find((o) => o.value === 'array')!
+    .nested.find((f) => f.name === 'emails')!.spec.validate.pattern,
 );
 
 /**
@@ -57,7 +61,7 @@ function paramNames(id: string): string[] {
   const meta = appModule(id)!;
   return [meta.codeFiles.staticParams, meta.codeFiles.mappableParams]
     .filter((f): f is string => !!f)
-    .flatMap((f) => (readJsonc(f) as unknown as Field[]).map((p) => p.name));
+    .flatMap((f) => allFieldNames(asSpecs(readJsonc(f))));
 }
 /** What each module of a blueprint outputs, by the first step of a path. */
 function outputsOf(m: Blueprint['flow'][number]): string[] | 'any' {

@@ -86,6 +86,11 @@ export const KEYWORDS: Readonly<Record<string, unknown>> = {
   null: null,
   emptyarray: [],
   emptystring: '',
+  // The separators' keywords (the same Keywords section): a text list is split on each.
+  newline: '\n',
+  carriageReturn: '\r',
+  tab: '\t',
+  space: ' ',
 };
 
 /**
@@ -288,6 +293,11 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
     needArray(run(a!, scope), 'join')
       .map(asText)
       .join(asText(run(sep!, scope))),
+  // remove(array; value1; ...): the array without those values (https://www.make.com/en/help/functions/array-functions).
+  remove: (scope, [a, ...values]) => {
+    const drop = values.map((v) => run(v, scope));
+    return needArray(run(a!, scope), 'remove').filter((x) => !drop.includes(x));
+  },
   // split(text; separator) (https://www.make.com/en/help/functions/string-functions).
   split: (scope, [a, sep]) => asText(run(a!, scope)).split(asText(run(sep!, scope))),
   // length(text or array) (https://www.make.com/en/help/functions/string-functions, https://www.make.com/en/help/functions/array-functions).

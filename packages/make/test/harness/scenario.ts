@@ -60,6 +60,7 @@
 import { readFileSync } from 'node:fs';
 import { components, readJsonc } from './app-files';
 import { MakeModuleError, runModule, type MakeConnection, type SentRequest } from './make-runtime';
+import { asSpecs, allFieldNames } from './make-params';
 import { MODULE_TIMEOUT_MS } from './make-rules';
 import { evaluateMapping, type BundleContext } from './scenario-iml';
 import { SheetsApiError, type SheetModel } from './scenario-sheets';
@@ -224,7 +225,7 @@ function appModuleFields(id: string): string[] | undefined {
   if (!meta) return undefined;
   return [meta.codeFiles.staticParams, meta.codeFiles.mappableParams]
     .filter((f): f is string => !!f)
-    .flatMap((f) => (readJsonc(f) as unknown as { name: string }[]).map((p) => p.name));
+    .flatMap((f) => allFieldNames(asSpecs(readJsonc(f))));
 }
 
 /** Keys Make does not read, in one module: what the runner refuses before it runs anything. */
