@@ -337,11 +337,11 @@ describe('modules that only read may be rerun by Make', () => {
     expect(e.message).toMatch(/X-RateLimit-Reset \(\d+\)/);
   });
 
-  it('500 on a read: RuntimeError with the status and the reason', async () => {
-    sb.faults.failNext({ path: '/v1/account/credits', status: 500 });
+  it.each([500, 502, 504])('%i on a read: ConnectionError (Make retries it; a read is safe to rerun)', async (status) => {
+    sb.faults.failNext({ path: '/v1/account/credits', status });
     const e = await failure(runModule('getCredits', {}, conn));
-    expect(e.type).toBe('RuntimeError');
-    expect(e.message).toMatch(/^The email verification service answered HTTP 500: Injected fault/);
+    expect(e.type).toBe('ConnectionError');
+    expect(e.message).toMatch(new RegExp(`^The service failed to answer for now \\(HTTP ${status}: Injected fault`));
   });
 
   it('Make an API call: a POST to the bulk endpoint after a gateway 503 is a RuntimeError; a GET is a ConnectionError', async () => {

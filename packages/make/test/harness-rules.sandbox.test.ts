@@ -287,8 +287,11 @@ describe('the harness refuses components that break a Make rule', () => {
       sb.faults.clear();
     });
 
-    it('a charged POST whose 500 default is a RateLimitError', async () => {
-      const wrong = submitWith({ ...ownError(), type: 'RateLimitError' });
+    it('a charged POST whose 500 is a RateLimitError', async () => {
+      const wrong = submitWith({
+        ...ownError(),
+        '500': { type: 'RateLimitError', message: 'Try again later.' },
+      });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
       await ruleBroken(
         runModuleDef(wrong, { input_as: 'array', emails: ['valid.w3@example.com'] }, conn),
