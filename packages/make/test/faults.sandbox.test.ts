@@ -337,12 +337,17 @@ describe('modules that only read may be rerun by Make', () => {
     expect(e.message).toMatch(/X-RateLimit-Reset \(\d+\)/);
   });
 
-  it.each([500, 502, 504])('%i on a read: ConnectionError (Make retries it; a read is safe to rerun)', async (status) => {
-    sb.faults.failNext({ path: '/v1/account/credits', status });
-    const e = await failure(runModule('getCredits', {}, conn));
-    expect(e.type).toBe('ConnectionError');
-    expect(e.message).toMatch(new RegExp(`^The service failed to answer for now \\(HTTP ${status}: Injected fault`));
-  });
+  it.each([500, 502, 504])(
+    '%i on a read: ConnectionError (Make retries it; a read is safe to rerun)',
+    async (status) => {
+      sb.faults.failNext({ path: '/v1/account/credits', status });
+      const e = await failure(runModule('getCredits', {}, conn));
+      expect(e.type).toBe('ConnectionError');
+      expect(e.message).toMatch(
+        new RegExp(`^The service failed to answer for now \\(HTTP ${status}: Injected fault`),
+      );
+    },
+  );
 
   it('Make an API call: a POST to the bulk endpoint after a gateway 503 is a RuntimeError; a GET is a ConnectionError', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
