@@ -18,7 +18,8 @@ useNock();
 
 /** The API with the key checked on every request: a call without it finds no interceptor and fails. */
 const api = () => nock(`${ORIGIN}/api`, { reqheaders: { 'x-api-key': conn.apiKey } });
-const body = (fixture: string) => loadFixture<{ body: Record<string, unknown> }>(fixture).body;
+const body = (fixture: string): Record<string, unknown> =>
+  loadFixture<Record<string, unknown>>(fixture).body ?? {};
 
 function expectContractRequests(requests: SentRequest[]): void {
   expect(requests.length).toBeGreaterThan(0);
@@ -52,7 +53,11 @@ test('Get a bulk job: the job unchanged', async () => {
 
 test('Submit a bulk job: the addresses sent once, the accepted job out', async () => {
   replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202');
-  const r = await runModule('submitBulk', { emails: ['a@acme-corp.com', 'b@acme-corp.com'] }, conn);
+  const r = await runModule(
+    'submitBulk',
+    { input_as: 'array', emails: ['a@acme-corp.com', 'b@acme-corp.com'] },
+    conn,
+  );
   expectContractRequests(r.requests);
   expect(r.requests).toHaveLength(1);
   expect(r.requests[0]!.body).toMatchObject({ emails: ['a@acme-corp.com', 'b@acme-corp.com'] });
