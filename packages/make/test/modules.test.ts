@@ -8,7 +8,7 @@ import nock from 'nock';
 import { findOperation } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import { replyWithFixture, useNock } from '../../../test/support/nock';
-import { runModule, type MakeConnection, type SentRequest } from './harness/make-runtime';
+import { MakeModuleError, runModule, type MakeConnection, type SentRequest } from './harness/make-runtime';
 
 const ORIGIN = 'https://api.evf.test';
 const conn: MakeConnection = { apiKey: 'evf_make_unit_key_8e3f10', baseUrl: `${ORIGIN}/api` };
@@ -49,6 +49,14 @@ test('Get a bulk job: the job unchanged', async () => {
   const r = await runModule('getJob', { job_id: JOB }, conn);
   expectContractRequests(r.requests);
   expect(r.bundles[0]).toMatchObject(body('job.completed.200'));
+});
+
+test('Get a bulk job: a 2xx that holds no job fails, instead of an empty bundle', async () => {
+  api().get(`/v1/jobs/${JOB}`).reply(200, {});
+  const err = await runModule('getJob', { job_id: JOB }, conn).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(MakeModuleError);
+  expect((err as MakeModuleError).type).toBe('ConnectionError');
+  expect((err as MakeModuleError).message).toMatch(/held no bulk job/);
 });
 
 test('Submit a bulk job: the addresses sent once, the accepted job out', async () => {
