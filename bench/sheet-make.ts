@@ -6,14 +6,14 @@
  * through the same runner and scaled to the list, saying so. BENCH_QUICK=1 runs the flow on 10,000 rows.
  */
 import { startSandbox } from '@evf/sandbox';
-import { runScenario } from '../packages/make/test/support/scenario';
-import { SHEETS_WRITES_PER_MINUTE } from '../packages/make/test/support/scenario-sheets';
+import { runScenario } from '../packages/make/test/harness/scenario';
+import { SHEETS_WRITES_PER_MINUTE } from '../packages/make/test/harness/scenario-sheets';
 import {
   leadList,
   newSheet,
   perRowBlueprint,
   runWholeSheet,
-} from '../packages/make/test/support/scenario-sheet-flow';
+} from '../packages/make/test/harness/scenario-sheet-flow';
 import { fmt, type Row } from './lib/stats';
 
 const ROWS = 50_000;

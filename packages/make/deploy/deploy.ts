@@ -5,10 +5,11 @@
  * the same order. Components whose names Make assigns (the connection, the webhook) are found by
  * label and created when missing; modules and the RPC keep the local ids as their names.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Make, MakeError } from '@makehq/sdk';
 import { parse } from 'jsonc-parser';
+import { baseUrlProblem } from '@evf/client';
 
 export const APP_DIR = join(__dirname, '..', 'app');
 /**
@@ -87,25 +88,30 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
-export function planDeploy(appName: string, appVersion: number, app: Makecomapp = readMakecomapp()): Step[] {
-  const N = encodeURIComponent(appName);
-  const V = appVersion;
-  const steps: Step[] = [];
-  const functions = Object.keys(app.components.function ?? {});
-  if (functions.length > 0) {
-    // Make refuses custom IML functions unless it has enabled them for the app; this app needs none.
-    throw new Error(
-      `The app defines custom IML functions (${functions.join(', ')}); Make must enable them first, and this app is meant to work without them.`,
-    );
-  }
+interface Plan {
+  appName: string;
+  /** The app version. */
+  V: number;
+  /** The app name as a path segment. */
+  N: string;
+  app: Makecomapp;
+}
 
+/** The app's common data as deployed: the file's, plus the service address this build calls. */
+function commonData(file: string, baseUrl: string): Record<string, never> {
+  return { ...(jsonc(file) as object), baseUrl } as unknown as Record<string, never>;
+}
+
+/** The app itself: it must exist; then base, groups, common data (the base URL), docs and logo. */
+function generalSteps({ appName, V, N, app }: Plan, baseUrl: string): Step[] {
+  const steps: Step[] = [];
+  const g = app.generalCodeFiles;
   steps.push({
     method: 'GET',
     path: () => `/sdk/apps/${N}/${V}`,
     what: 'the app exists (create it once in Make)',
     run: (m) => m.sdk.apps.get(appName, V).then(() => undefined),
   });
-  const g = app.generalCodeFiles;
   steps.push({
     method: 'PUT',
     path: () => `/sdk/apps/${N}/${V}/base`,
@@ -121,9 +127,8 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
   steps.push({
     method: 'PUT',
     path: () => `/sdk/apps/${N}/${V}/common`,
-    what: g.common,
-    run: (m) =>
-      m.sdk.apps.setCommon(appName, V, jsonc(g.common) as Record<string, never>).then(() => undefined),
+    what: `${g.common} with baseUrl ${baseUrl}`,
+    run: (m) => m.sdk.apps.setCommon(appName, V, commonData(g.common, baseUrl)).then(() => undefined),
   });
   steps.push({
     method: 'PUT',
@@ -139,6 +144,12 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     run: (m) => m.sdk.apps.setIcon(appName, V, readFileSync(LOGO_FILE)).then(() => undefined),
   });
 
+  return steps;
+}
+
+/** The connection, found by label or created, then its code. */
+function connectionSteps({ appName, N, app }: Plan): Step[] {
+  const steps: Step[] = [];
   const [connId, conn] = Object.entries(app.components.connection)[0]!;
   const connLabel = conn.label ?? connId;
   steps.push({
@@ -179,6 +190,12 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     });
   }
 
+  return steps;
+}
+
+/** Each webhook, found by label or created, then its label and code. */
+function webhookSteps({ appName, N, app }: Plan): Step[] {
+  const steps: Step[] = [];
   for (const [hookId, hook] of Object.entries(app.components.webhook)) {
     const label = hook.label ?? hookId;
     steps.push({
@@ -214,14 +231,9 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     steps.push({
       method: 'PATCH',
       path: hookPath,
-      what: 'label and connection',
+      what: 'label (no connection: the webhook never calls the service)',
       run: (m, n) =>
-        m
-          .fetch(hookPath(n), {
-            method: 'PATCH',
-            body: { label, connection: need(n.connection, 'connection') },
-          })
-          .then(() => undefined),
+        m.fetch(hookPath(n), { method: 'PATCH', body: { label, connection: null } }).then(() => undefined),
     });
     for (const [code, section] of [
       ['communication', 'api'],
@@ -237,6 +249,12 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     }
   }
 
+  return steps;
+}
+
+/** Each RPC, created when missing, then its label, connection and code. */
+function rpcSteps({ appName, V, N, app }: Plan): Step[] {
+  const steps: Step[] = [];
   for (const [rpcId, rpc] of Object.entries(app.components.rpc)) {
     const path = `/sdk/apps/${N}/${V}/rpcs/${encodeURIComponent(rpcId)}`;
     steps.push({
@@ -279,6 +297,12 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
     }
   }
 
+  return steps;
+}
+
+/** Each module, created when missing, then its metadata and code. */
+function moduleSteps({ appName, V, N, app }: Plan): Step[] {
+  const steps: Step[] = [];
   const sections = [
     ['communication', 'api'],
     ['staticParams', 'parameters'],
@@ -321,14 +345,15 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
       method: 'PATCH',
       path: () => path,
       what:
-        'label, description, connection' +
-        (mod.moduleType === 'instant_trigger' ? ', webhook' : '') +
+        'label, description, ' +
+        (mod.moduleType === 'instant_trigger' ? 'webhook (no connection)' : 'connection') +
         (mod.actionCrud ? ', crud' : ''),
       run: (m, n) => {
-        const body: Record<string, string> = {
+        // The instant trigger makes no request, so it carries no connection (nor does its webhook).
+        const body: Record<string, string | null> = {
           label: mod.label ?? moduleId,
           description: mod.description ?? '',
-          connection: need(n.connection, 'connection'),
+          connection: mod.moduleType === 'instant_trigger' ? null : need(n.connection, 'connection'),
         };
         if (mod.moduleType === 'instant_trigger') body.webhook = need(n.webhook, 'webhook');
         if (mod.actionCrud) body.crud = mod.actionCrud;
@@ -349,17 +374,69 @@ export function planDeploy(appName: string, appVersion: number, app: Makecomapp 
   return steps;
 }
 
+/**
+ * Every call of a deploy, in order. `baseUrl` is the service address the app calls, written into the
+ * app's common data (the connection asks for the key alone).
+ */
+export function planDeploy(
+  appName: string,
+  appVersion: number,
+  baseUrl: string,
+  app: Makecomapp = readMakecomapp(),
+): Step[] {
+  const functions = Object.keys(app.components.function ?? {});
+  if (functions.length > 0) {
+    // Make refuses custom IML functions unless it has enabled them for the app; this app needs none.
+    throw new Error(
+      `The app defines custom IML functions (${functions.join(', ')}); Make must enable them first, and this app is meant to work without them.`,
+    );
+  }
+  const plan: Plan = { appName, V: appVersion, N: encodeURIComponent(appName), app };
+  return [
+    ...generalSteps(plan, baseUrl),
+    ...connectionSteps(plan),
+    ...webhookSteps(plan),
+    ...rpcSteps(plan),
+    ...moduleSteps(plan),
+  ];
+}
+
 export interface DeployEnv {
   token?: string;
   zone?: string;
   appName?: string;
   appVersion?: string;
+  /** EVF_BASE_URL: the service address the app calls, ending in /api. */
+  baseUrl?: string;
+  /** A development build may call a sandbox on this machine over http; a release never does. */
+  development?: boolean;
 }
 
 export interface Target {
   zone: string;
   appName: string;
   appVersion: number;
+  baseUrl: string;
+}
+
+/**
+ * The address the deployed app calls: https and ending in /api (the client's rule, baseUrlProblem);
+ * plain http to this machine (the local sandbox) only in a development build.
+ */
+function serviceAddress(env: DeployEnv): string {
+  const baseUrl = (env.baseUrl ?? '').trim().replace(/\/$/, '');
+  const problem = baseUrlProblem(baseUrl, { allowLoopbackHttp: env.development === true });
+  if (problem?.rule === 'required')
+    throw new Error("Set EVF_BASE_URL to the service's API address (https://<host>/api)");
+  if (problem?.rule === 'https')
+    throw new Error(
+      env.development
+        ? `EVF_BASE_URL must use https:// (http:// only to this machine); got ${problem.got}`
+        : `EVF_BASE_URL must use https:// in a release (a sandbox on this machine only with --development); got ${problem.got}`,
+    );
+  if (problem) throw new Error(`EVF_BASE_URL is not a usable address (${problem.rule})`);
+  if (!baseUrl.endsWith('/api')) throw new Error(`EVF_BASE_URL must end in /api; got ${baseUrl}`);
+  return baseUrl;
 }
 
 /** Reads the target from the environment; the zone is a host such as eu1.make.com. */
@@ -375,7 +452,7 @@ export function target(env: DeployEnv, app: Makecomapp = readMakecomapp()): Targ
   if (!Number.isInteger(appVersion) || appVersion < 1)
     throw new Error(`MAKE_APP_VERSION must be a whole number from 1 (got ${env.appVersion})`);
   if (!appName) throw new Error('Set MAKE_APP_NAME to the app name Make shows for your custom app');
-  return { zone, appName, appVersion };
+  return { zone, appName, appVersion, baseUrl: serviceAddress(env) };
 }
 
 /** Text of the dry run: every call, in order, with its full URL. */
@@ -404,8 +481,10 @@ export async function executePlan(steps: Step[], make: Make, log: (line: string)
   return done;
 }
 
-const USAGE = `Usage: npm run deploy -w @evf/make [-- --dry-run]
+const USAGE = `Usage: npm run deploy -w @evf/make [-- --dry-run] [--development]
 Environment:
+  EVF_BASE_URL      the service's API address the app calls, https://<host>/api (required; with
+                    --development also http:// to this machine, for a local sandbox)
   MAKE_API_TOKEN    a Make API token with the sdk-apps:read and sdk-apps:write scopes (required unless --dry-run)
   MAKE_ZONE         your Make zone host, for example eu1.make.com or us1.make.com (required unless --dry-run)
   MAKE_APP_NAME     the custom app's name in Make (default: origins[0].appId in app/makecomapp.json)
@@ -418,7 +497,8 @@ export async function main(
   err: (line: string) => void,
 ): Promise<number> {
   const dryRun = argv.includes('--dry-run');
-  const unknown = argv.filter((a) => a !== '--dry-run');
+  const development = argv.includes('--development');
+  const unknown = argv.filter((a) => a !== '--dry-run' && a !== '--development');
   if (unknown.length > 0 || argv.includes('--help')) {
     err(`Unknown argument ${unknown.join(' ')}.\n${USAGE}`);
     return 2;
@@ -431,8 +511,10 @@ export async function main(
       zone: env.MAKE_ZONE,
       appName: env.MAKE_APP_NAME,
       appVersion: env.MAKE_APP_VERSION,
+      baseUrl: env.EVF_BASE_URL,
+      development,
     });
-    steps = planDeploy(t.appName, t.appVersion);
+    steps = planDeploy(t.appName, t.appVersion, t.baseUrl);
   } catch (e) {
     err(`Cannot deploy: ${(e as Error).message}.\n${USAGE}`);
     return 2;
@@ -468,5 +550,29 @@ export async function main(
     return 1;
   }
   out('Deployed.');
+  for (const file of writeReadyBlueprints(t.appName))
+    out(`Wrote ${file}: import it into this app's account.`);
   return 0;
+}
+
+export const EXAMPLES_DIR = join(__dirname, '..', 'examples');
+/** What the shipped blueprints name the app by; Make gives the real ID when the app is created. */
+export const APP_ID_PLACEHOLDER = 'app#your-app-id:';
+
+/**
+ * The example blueprints with the deployed app's ID in place of the placeholder, written to
+ * examples/ready/ (not committed): those import into the account that owns the app, or any it is
+ * shared with. Returns the files written.
+ */
+export function writeReadyBlueprints(appName: string, dir = join(EXAMPLES_DIR, 'ready')): string[] {
+  mkdirSync(dir, { recursive: true });
+  return readdirSync(EXAMPLES_DIR)
+    .filter((f) => f.endsWith('.blueprint.json'))
+    .map((f) => {
+      const text = readFileSync(join(EXAMPLES_DIR, f), 'utf8')
+        .split(APP_ID_PLACEHOLDER)
+        .join(`app#${appName}:`);
+      writeFileSync(join(dir, f), text);
+      return join(dir, f);
+    });
 }

@@ -11,7 +11,7 @@ import {
   makecomapp,
   readJsonc,
   type ComponentType,
-} from './support/app-files';
+} from './harness/app-files';
 
 const namedFiles = (): string[] => {
   const general = Object.values(makecomapp.generalCodeFiles).filter(
@@ -39,14 +39,15 @@ describe('Make app layout', () => {
     expect(() => readJsonc(file)).not.toThrow();
   });
 
-  it('every module names a connection that exists; the instant trigger names the webhook', () => {
+  it('every module that calls the service names a connection; the instant trigger and its webhook none', () => {
     const connections = components('connection').map(([id]) => id);
     const webhooks = components('webhook').map(([id]) => id);
-    for (const [, meta] of [...components('module'), ...components('rpc'), ...components('webhook')]) {
-      expect(connections).toContain(meta.connection);
-    }
     const instant = components('module').filter(([, m]) => m.moduleType === 'instant_trigger');
     expect(instant).toHaveLength(1);
     expect(webhooks).toContain(instant[0][1].webhook);
+    // Make's dedicated webhooks that call nothing carry no connection; the trigger makes no request.
+    for (const [, meta] of [...instant, ...components('webhook')]) expect(meta.connection).toBeNull();
+    for (const [, meta] of [...components('module'), ...components('rpc')])
+      if (meta.moduleType !== 'instant_trigger') expect(connections).toContain(meta.connection);
   });
 });

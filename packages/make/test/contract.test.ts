@@ -4,8 +4,8 @@
  * and every endpoint of the contract is reachable from some component.
  */
 import { operations, fieldNames, validate, type Operation } from '@evf/contract';
-import { codeFile, components, readJsonc, type Json } from './support/app-files';
-import { expressionsIn, parseExpression } from './support/iml';
+import { codeFile, components, readJsonc, type Json } from './harness/app-files';
+import { expressionsIn, parseExpression } from './harness/iml';
 import {
   checkBase,
   checkConnection,
@@ -14,7 +14,7 @@ import {
   checkWebhook,
   loadModule,
   loadWebhook,
-} from './support/make-runtime';
+} from './harness/make-runtime';
 
 interface Req {
   url: string;
@@ -46,7 +46,7 @@ const requestsOf = (): { where: string; req: Req }[] => {
   for (const [id] of components('rpc'))
     out.push({ where: `rpc ${id}`, req: readJsonc(codeFile('rpc', id, 'communication')) as unknown as Req });
   const conn = readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Req;
-  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace('{{parameters.baseUrl}}', '') } });
+  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace('{{common.baseUrl}}', '') } });
   return out;
 };
 
@@ -230,7 +230,7 @@ describe('interfaces and samples match the contract', () => {
   });
 });
 
-describe('every component keeps to the Make rules the harness enforces (support/make-rules.ts)', () => {
+describe('every component keeps to the Make rules the harness enforces (harness/make-rules.ts)', () => {
   it("the base: timeout inside Make's, built-in functions only, base variables only", () => {
     expect(() => checkBase()).not.toThrow();
   });

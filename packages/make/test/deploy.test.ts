@@ -8,7 +8,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useNock } from '../../../test/support/nock';
 import { registerSecret } from '../../../test/support/secret-guard';
-import { APP_DIR, LOGO_FILE, main, planDeploy, readMakecomapp } from '../deploy/deploy';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import {
+  APP_DIR,
+  APP_ID_PLACEHOLDER,
+  LOGO_FILE,
+  main,
+  planDeploy,
+  readMakecomapp,
+  writeReadyBlueprints,
+} from '../deploy/deploy';
+import { appModuleId, checkBlueprint, type Blueprint } from './harness/scenario';
 
 useNock();
 
@@ -18,6 +29,7 @@ const ZONE = 'eu1.make.com';
 const APP = 'email-verification-app';
 const CONNECTION = 'email-verification-app-conn';
 const WEBHOOK = 'email-verification-app-hook';
+const SERVICE = 'https://api.service.example/api';
 
 interface Outcome {
   code: number;
@@ -87,14 +99,14 @@ function makeApi(existing: boolean, seen: Seen[]): void {
 
 /** The calls the plan says a run makes, with the names Make assigns filled in. */
 function expectedCalls(includeCreates: boolean): string[] {
-  return planDeploy(APP, 1)
+  return planDeploy(APP, 1, SERVICE)
     .filter((s) => includeCreates || !s.ifMissing)
     .map((s) => `${s.method} ${s.path({ connection: CONNECTION, webhook: WEBHOOK })}`);
 }
 
 describe('npm run deploy -w @evf/make', () => {
   it('--dry-run prints every call, in order, and sends nothing (no token needed)', async () => {
-    const r = await deploy(['--dry-run'], { MAKE_ZONE: ZONE });
+    const r = await deploy(['--dry-run'], { MAKE_ZONE: ZONE, EVF_BASE_URL: SERVICE });
     expect(r.code).toBe(0);
     const calls = r.out.slice(1).map((l) => {
       const [method, url] = l.split(/\s+/);
@@ -120,13 +132,17 @@ describe('npm run deploy -w @evf/make', () => {
   });
 
   it('refuses clearly without a token or a zone, before any request', async () => {
-    const noToken = await deploy([], { MAKE_ZONE: ZONE });
+    const noToken = await deploy([], { MAKE_ZONE: ZONE, EVF_BASE_URL: SERVICE });
     expect(noToken.code).toBe(2);
     expect(noToken.err.join('\n')).toMatch(/MAKE_API_TOKEN is not set\. Nothing was sent/);
-    const noZone = await deploy([], { MAKE_API_TOKEN: TOKEN });
+    const noZone = await deploy([], { MAKE_API_TOKEN: TOKEN, EVF_BASE_URL: SERVICE });
     expect(noZone.code).toBe(2);
     expect(noZone.err.join('\n')).toMatch(/MAKE_ZONE is not set/);
-    const badZone = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: 'eu1.make.com/evil?x=' });
+    const badZone = await deploy([], {
+      MAKE_API_TOKEN: TOKEN,
+      MAKE_ZONE: 'eu1.make.com/evil?x=',
+      EVF_BASE_URL: SERVICE,
+    });
     expect(badZone.code).toBe(2);
     expect(await deploy(['--force'], {})).toMatchObject({ code: 2 });
   });
@@ -134,7 +150,11 @@ describe('npm run deploy -w @evf/make', () => {
   it('into an empty app: creates every component, then writes every file, in the printed order', async () => {
     const seen: Seen[] = [];
     makeApi(false, seen);
-    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: `https://${ZONE}/api` });
+    const r = await deploy([], {
+      MAKE_API_TOKEN: TOKEN,
+      MAKE_ZONE: `https://${ZONE}/api`,
+      EVF_BASE_URL: SERVICE,
+    });
     expect(r.err).toEqual([]);
     expect(r.code).toBe(0);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(expectedCalls(true));
@@ -153,22 +173,64 @@ describe('npm run deploy -w @evf/make', () => {
     const instant = seen.find(
       (s) => s.method === 'PATCH' && s.path === `/sdk/apps/${APP}/1/modules/watchJobFinished`,
     )!;
-    expect(instant.body).toMatchObject({ connection: CONNECTION, webhook: WEBHOOK });
+    // The instant trigger and its webhook make no request, so they carry no connection.
+    expect(instant.body).toMatchObject({ connection: null, webhook: WEBHOOK });
+    const hook = seen.find((s) => s.method === 'PATCH' && s.path === `/sdk/apps/webhooks/${WEBHOOK}`)!;
+    expect(hook.body).toMatchObject({ connection: null });
+    // The service address is the app's common data, set by the deploy; the connection asks for the key.
+    const common = seen.find((s) => s.path === `/sdk/apps/${APP}/1/common`)!;
+    expect(common.body).toMatchObject({ baseUrl: SERVICE });
+  });
+
+  it('the release calls an https service; a sandbox on this machine only in a development build', async () => {
+    const env = { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE };
+    const none = await deploy(['--dry-run'], { MAKE_ZONE: ZONE });
+    expect(none.code).toBe(2);
+    expect(none.err.join('\n')).toMatch(/Set EVF_BASE_URL/);
+    const local = await deploy([], { ...env, EVF_BASE_URL: 'http://127.0.0.1:8787/api' });
+    expect(local.code).toBe(2);
+    expect(local.err.join('\n')).toMatch(/https:\/\/ in a release .*--development/);
+    expect((await deploy([], { ...env, EVF_BASE_URL: 'http://api.service.example/api' })).code).toBe(2);
+    expect((await deploy([], { ...env, EVF_BASE_URL: 'https://api.service.example/v1' })).code).toBe(2);
+    const dev = await deploy(['--dry-run', '--development'], {
+      MAKE_ZONE: ZONE,
+      EVF_BASE_URL: 'http://127.0.0.1:8787/api',
+    });
+    expect(dev.code).toBe(0);
+    expect(dev.out.join('\n')).toMatch(/baseUrl http:\/\/127\.0\.0\.1:8787\/api/);
   });
 
   it('into an app that has every component: updates them, creates nothing', async () => {
     const seen: Seen[] = [];
     makeApi(true, seen);
-    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE });
+    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE, EVF_BASE_URL: SERVICE });
     expect(r.code).toBe(0);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(expectedCalls(false));
   });
 
   it("stops at the first refused call with Make's reason and status", async () => {
     nock(`https://${ZONE}`).get(`/api/v2/sdk/apps/${APP}/1`).reply(401, { message: 'Invalid access token.' });
-    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE });
+    const r = await deploy([], { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE, EVF_BASE_URL: SERVICE });
     expect(r.code).toBe(1);
     expect(r.err.join('\n')).toMatch(/Deploy stopped: Invalid access token\. \(HTTP 401\)/);
     expect(r.err.join('\n')).not.toContain(TOKEN);
+  });
+
+  it("writes the example blueprints with the deployed app's ID, ready to import", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evf-make-ready-'));
+    const files = writeReadyBlueprints('email-verification-7f3a2c', dir);
+    expect(files.length).toBe(2);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(APP_ID_PLACEHOLDER);
+      const bp = JSON.parse(text) as Blueprint;
+      const own = bp.flow.filter((m) => m.module.startsWith('app#'));
+      expect(own.length).toBeGreaterThan(0);
+      for (const m of own) expect(m.module).toMatch(/^app#email-verification-7f3a2c:[A-Za-z]+$/);
+      expect(
+        checkBlueprint(bp).filter((p) => !/scenario runner knows|the app has no module/.test(p)),
+      ).toEqual([]);
+      expect(own.every((m) => appModuleId(m.module) === undefined)).toBe(true);
+    }
   });
 });

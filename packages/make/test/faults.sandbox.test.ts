@@ -9,8 +9,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { DISABLES_SCENARIO, RETRIED_BY_MAKE } from './support/make-rules';
-import { MakeModuleError, runModule, testConnection, type MakeConnection } from './support/make-runtime';
+import { DISABLES_SCENARIO, RETRIED_BY_MAKE } from './harness/make-rules';
+import { MakeModuleError, runModule, testConnection, type MakeConnection } from './harness/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;
@@ -66,7 +66,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
     const before = sb.ledger().credits;
     const emails = ['valid.g1@example.com', 'valid.g2@example.com', 'valid.g3@example.com'];
-    const { e, added } = await submitFails({ emails, name: 'gateway-503' });
+    const { e, added } = await submitFails({ input_as: 'array', emails, name: 'gateway-503' });
     expect(added).toBe(1);
     expect(e.statusCode).toBe(503);
     expect(e.type).toBe('RuntimeError');
@@ -82,7 +82,11 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
   it("the service's own 503 (its JSON error and Retry-After): ConnectionError, which Make may rerun; nothing was created", async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 5 });
     const before = sb.ledger();
-    const { e, added } = await submitFails({ emails: ['valid.s1@example.com'], name: 'svc-503' });
+    const { e, added } = await submitFails({
+      input_as: 'array',
+      emails: ['valid.s1@example.com'],
+      name: 'svc-503',
+    });
     expect(added).toBe(0);
     expect(e.type).toBe('ConnectionError');
     expect(e.message).toMatch(/^The service refused the list for now/);
@@ -96,7 +100,9 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
   it('new jobs paused (the service 503): ConnectionError with the service reason', async () => {
     sb.faults.pauseNewJobs({ retryAfterSeconds: 20 });
     const before = sb.ledger();
-    const e = await failure(runModule('submitBulk', { emails: ['valid.p1@example.com'] }, conn));
+    const e = await failure(
+      runModule('submitBulk', { input_as: 'array', emails: ['valid.p1@example.com'] }, conn),
+    );
     expect(e.type).toBe('ConnectionError');
     expect(e.message).toMatch(/HTTP 503: .*paused/i);
     expect(sb.ledger()).toEqual(before);
@@ -105,7 +111,11 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
   it("the service's own 429 (its JSON error and X-RateLimit-Reset): RateLimitError naming the reset; nothing was created", async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, retryAfterSeconds: 30 });
     const before = sb.ledger();
-    const { e, added } = await submitFails({ emails: ['valid.r1@example.com'], name: 'svc-429' });
+    const { e, added } = await submitFails({
+      input_as: 'array',
+      emails: ['valid.r1@example.com'],
+      name: 'svc-429',
+    });
     expect(added).toBe(0);
     expect(e.type).toBe('RateLimitError');
     expect(e.message).toMatch(/^The service refused the list for now: the account is over its API allowance/);
@@ -124,7 +134,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
         sb.faults.failNext({ path: '/v1/verify/bulk', status, retryAfterSeconds: 30 });
         const before = sb.ledger();
         const { e, added } = await submitFails(
-          { emails: ['valid.t1@example.com'], name: `plain-${status}` },
+          { input_as: 'array', emails: ['valid.t1@example.com'], name: `plain-${status}` },
           { ...conn, baseUrl: `${proxy.origin}/api` },
         );
         expect(added).toBe(0);
@@ -140,7 +150,11 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
 
   it('a 429 from something in front of the service, after the job was created: RuntimeError, one job', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, when: 'after' });
-    const { e, added } = await submitFails({ emails: ['valid.q1@example.com'], name: 'gw-429' });
+    const { e, added } = await submitFails({
+      input_as: 'array',
+      emails: ['valid.q1@example.com'],
+      name: 'gw-429',
+    });
     expect(added).toBe(1);
     expect(e.type).toBe('RuntimeError');
     expect(e.message).toMatch(/HTTP 429: no reason given; X-RateLimit-Reset: not given/);
@@ -152,7 +166,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
     async (status) => {
       sb.faults.failNext({ path: '/v1/verify/bulk', status, when: 'after', from: 'service' });
       const name = `after-${status}`;
-      const { e, added } = await submitFails({ emails: ['valid.x1@example.com'], name });
+      const { e, added } = await submitFails({ input_as: 'array', emails: ['valid.x1@example.com'], name });
       expect(added).toBe(1);
       expect(e.type).toBe('RuntimeError');
       expect(e.message).toContain(`HTTP ${status}`);
@@ -167,7 +181,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
     try {
       const before = sb.ledger().credits;
       const { e, added } = await submitFails(
-        { emails: ['valid.v1@example.com', 'valid.v2@example.com'], name: 'garbled-202' },
+        { input_as: 'array', emails: ['valid.v1@example.com', 'valid.v2@example.com'], name: 'garbled-202' },
         { ...conn, baseUrl: `${proxy.origin}/api` },
       );
       expect(added).toBe(1);
@@ -183,7 +197,11 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
 
   it("a connection cut mid-answer: Make's own ConnectionError, which the app cannot type (a known limit in the README); one job", async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', drop: 'mid-body' });
-    const { e, added } = await submitFails({ emails: ['valid.d1@example.com'], name: 'cut-202' });
+    const { e, added } = await submitFails({
+      input_as: 'array',
+      emails: ['valid.d1@example.com'],
+      name: 'cut-202',
+    });
     expect(added).toBe(1);
     expect(e.type).toBe('ConnectionError');
     expect(e.typedByMake).toBe(true);
@@ -192,6 +210,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
   it('422 by the service own rule (a webhook host on a private network): DataError, nothing charged, its reason', async () => {
     const before = sb.ledger();
     const { e, added } = await submitFails({
+      input_as: 'array',
       emails: ['valid.h1@example.com'],
       webhook_url: 'https://internal.example.com/hook',
     });
@@ -204,7 +223,9 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
   it('422: DataError, nothing charged (the spec says so), the refused reason and addresses named', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 422 });
     const before = sb.ledger();
-    const e = await failure(runModule('submitBulk', { emails: ['valid.u1@example.com'] }, conn));
+    const e = await failure(
+      runModule('submitBulk', { input_as: 'array', emails: ['valid.u1@example.com'] }, conn),
+    );
     expect(e.type).toBe('DataError');
     expect(e.message).toMatch(
       /^The service refused the list and nothing was charged \(HTTP 422: Injected fault/,
@@ -263,7 +284,7 @@ describe('the key, the account and the credits', () => {
     const c = { ...conn, apiKey: other.apiKey };
     for (const run of [
       () => runModule('getCredits', {}, c),
-      () => runModule('submitBulk', { emails: ['valid.k1@example.com'] }, c),
+      () => runModule('submitBulk', { input_as: 'array', emails: ['valid.k1@example.com'] }, c),
     ]) {
       const e = await failure(run());
       expect(e.type).toBe('InvalidAccessTokenError');
@@ -277,7 +298,7 @@ describe('the key, the account and the credits', () => {
     const c = { ...conn, apiKey: free.apiKey };
     const runs: (() => Promise<unknown>)[] = [
       () => runModule('getCredits', {}, c),
-      () => runModule('submitBulk', { emails: ['valid.n1@example.com'] }, c),
+      () => runModule('submitBulk', { input_as: 'array', emails: ['valid.n1@example.com'] }, c),
       () => runModule('verifyEmail', { email: 'valid.n2@example.com' }, c),
       () => testConnection(c),
     ];
@@ -316,19 +337,29 @@ describe('modules that only read may be rerun by Make', () => {
     expect(e.message).toMatch(/X-RateLimit-Reset \(\d+\)/);
   });
 
-  it('500 on a read: RuntimeError with the status and the reason', async () => {
-    sb.faults.failNext({ path: '/v1/account/credits', status: 500 });
-    const e = await failure(runModule('getCredits', {}, conn));
-    expect(e.type).toBe('RuntimeError');
-    expect(e.message).toMatch(/^The email verification service answered HTTP 500: Injected fault/);
-  });
+  it.each([500, 502, 504])(
+    '%i on a read: ConnectionError (Make retries it; a read is safe to rerun)',
+    async (status) => {
+      sb.faults.failNext({ path: '/v1/account/credits', status });
+      const e = await failure(runModule('getCredits', {}, conn));
+      expect(e.type).toBe('ConnectionError');
+      expect(e.message).toMatch(
+        new RegExp(`^The service failed to answer for now \\(HTTP ${status}: Injected fault`),
+      );
+    },
+  );
 
   it('Make an API call: a POST to the bulk endpoint after a gateway 503 is a RuntimeError; a GET is a ConnectionError', async () => {
     sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
     const post = await failure(
       runModule(
         'makeApiCall',
-        { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['valid.m1@example.com'] } },
+        {
+          url: '/v1/verify/bulk',
+          method: 'POST',
+          body_type: 'collection',
+          body: { emails: ['valid.m1@example.com'] },
+        },
         conn,
       ),
     );
@@ -338,7 +369,12 @@ describe('modules that only read may be rerun by Make', () => {
     const post500 = await failure(
       runModule(
         'makeApiCall',
-        { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['valid.m2@example.com'] } },
+        {
+          url: '/v1/verify/bulk',
+          method: 'POST',
+          body_type: 'collection',
+          body: { emails: ['valid.m2@example.com'] },
+        },
         conn,
       ),
     );
@@ -356,7 +392,7 @@ describe('a job that fails midway', () => {
     // Armed for the next job before it is submitted: at this time scale a 200-row job can finish
     // before the submit module returns, and failJob by id would then find it already completed.
     sb.faults.failJob(undefined, { afterRows: 50, error: 'mail server farm unreachable' });
-    const submitted = await runModule('submitBulk', { emails }, conn);
+    const submitted = await runModule('submitBulk', { input_as: 'array', emails }, conn);
     const jobId = (submitted.bundles[0] as { job_id: string }).job_id;
     const waited = await runModule('waitForJob', { job_id: jobId }, conn, { repeatDelayMs: 20 });
     const job = waited.bundles[0] as { status: string; terminal: boolean; error: string; processed: number };

@@ -1,15 +1,15 @@
 /**
  * Every component's parameters and every module's sample, checked by Make's own parameter validator,
- * Forman (`@makehq/forman-schema`, see support/schema-location.ts). Per module, values that must pass
- * and values that must fail; each verdict is also the home-made checker's (support/make-params.ts),
+ * Forman (`@makehq/forman-schema`, see harness/schema-location.ts). Per module, values that must pass
+ * and values that must fail; each verdict is also the home-made checker's (harness/make-params.ts),
  * which the other suites run with: where the two disagree, Forman is right and the checker is fixed.
  * Without the validator this suite is skipped with one line saying how to run it, except under
  * EVF_REQUIRE_ALL_SUITES=1 (.ci/run), where a missing validator fails the run.
  */
-import { components, codeFile, readJsonc, type Json } from './support/app-files';
-import { forman, type FormanResult } from './support/forman';
-import { asSpecs, ParamValidationError, validateParameters, type ParamSpec } from './support/make-params';
-import { formanMissingMessage, formanPresent } from './support/schema-location';
+import { components, codeFile, readJsonc, type Json } from './harness/app-files';
+import { forman, type FormanResult } from './harness/forman';
+import { asSpecs, ParamValidationError, validateParameters, type ParamSpec } from './harness/make-params';
+import { formanMissingMessage, formanPresent } from './harness/schema-location';
 import { describeWhenPresent } from '../../../test/support/optional-suite';
 
 const present = formanPresent();
@@ -54,15 +54,13 @@ interface Cases {
 /** Per component: values Make must accept and values it must refuse (each refused one names one fault). */
 const CASES: Record<string, Cases> = {
   'connection apiKey': {
-    pass: [
-      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com/api' },
-      { apiKey: 'evf_x', baseUrl: 'http://127.0.0.1:8787/api' },
-    ],
+    // The connection asks for the key alone: the service's address is the app's common data.
+    pass: [{ apiKey: 'evf_live_abc' }, { apiKey: 'evf_x' }],
     fail: [
-      { apiKey: 'sk_live_abc', baseUrl: 'https://api.example.com/api' },
-      { apiKey: 'evf_live_abc', baseUrl: 'http://api.example.com/api' },
-      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com' },
-      { apiKey: 'evf_live_abc' },
+      { apiKey: 'sk_live_abc' },
+      { apiKey: '' },
+      {},
+      { apiKey: 'evf_live_abc', baseUrl: 'https://api.example.com/api' },
     ],
   },
   'module verifyEmail': {
@@ -76,23 +74,28 @@ const CASES: Record<string, Cases> = {
   },
   'module submitBulk': {
     pass: [
-      { emails: [EMAIL] },
+      { input_as: 'array', emails: [EMAIL] },
       {
+        input_as: 'array',
         emails: [EMAIL, 'b@example.com'],
         name: 'n'.repeat(255),
         priority: 'high',
         check_smtp: true,
         webhook_url: 'https://hooks.example.com/x',
       },
+      { input_as: 'text', emails_text: `${EMAIL}\nb@example.com, c@example.com` },
     ],
     fail: [
       {},
-      { emails: [] },
-      { emails: ['not an address'] },
-      { emails: [EMAIL], name: 'n'.repeat(256) },
-      { emails: [EMAIL], priority: 'top' },
-      { emails: [EMAIL], webhook_url: 'http://hooks.example.com/x' },
-      { emails: [EMAIL], webhook_url: 'https://localhost/x' },
+      { emails: [EMAIL] },
+      { input_as: 'text', emails_text: `${EMAIL}\nnot an address` },
+      { input_as: 'text', emails: [EMAIL] },
+      { input_as: 'array', emails: [] },
+      { input_as: 'array', emails: ['not an address'] },
+      { input_as: 'array', emails: [EMAIL], name: 'n'.repeat(256) },
+      { input_as: 'array', emails: [EMAIL], priority: 'top' },
+      { input_as: 'array', emails: [EMAIL], webhook_url: 'http://hooks.example.com/x' },
+      { input_as: 'array', emails: [EMAIL], webhook_url: 'https://localhost/x' },
     ],
   },
   'module getJob': { pass: [{ job_id: LISTED_JOB }, { job_id: 'job_typed_by_hand' }], fail: [{}] },
@@ -100,12 +103,13 @@ const CASES: Record<string, Cases> = {
   'module listResults': {
     pass: [
       { job_id: LISTED_JOB },
+      { job_id: LISTED_JOB, start_page: 0 },
       { job_id: 'job_typed_by_hand', group: 'risky', start_page: 4, per_page: 1000, limit: 3200 },
     ],
     fail: [
       {},
       { job_id: LISTED_JOB, group: 'unknown' },
-      { job_id: LISTED_JOB, start_page: 0 },
+      { job_id: LISTED_JOB, start_page: -1 },
       { job_id: LISTED_JOB, per_page: 1001 },
       { job_id: LISTED_JOB, per_page: 0 },
       { job_id: LISTED_JOB, limit: 3201 },
@@ -126,11 +130,14 @@ const CASES: Record<string, Cases> = {
   'module makeApiCall': {
     pass: [
       { url: '/v1/account', method: 'GET' },
-      { url: '/v1/verify/bulk', method: 'POST', body: { emails: [] } },
+      { url: '/v1/verify/bulk', method: 'POST', body_type: 'collection', body: { emails: [] } },
+      { url: '/v1/verify/bulk', method: 'POST', body: '{"emails": []}' },
+      { url: '/v1/jobs', method: 'GET', qs: [{ key: 'limit', value: '5' }], headers: [] },
     ],
     fail: [
       { url: 'https://evil.example/v1/account', method: 'GET' },
       { url: '/v1/account', method: 'TRACE' },
+      { url: '/v1/account', method: 'GET', body_type: 'xml' },
     ],
   },
   'webhook jobFinished': { pass: [{}], fail: [{ secret: 'x' }] },

@@ -1,12 +1,12 @@
 /**
- * The harness is held to Make's rules (support/make-rules.ts, each with its source): fed a component
+ * The harness is held to Make's rules (harness/make-rules.ts, each with its source): fed a component
  * that breaks one, it must fail. Each case here is deliberately wrong; the app's own components pass
  * the same checks (contract.test.ts) and run against the sandbox (sandbox-modules.sandbox.test.ts).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { evaluateString, ImlError } from './support/iml';
-import { MakeRuleError } from './support/make-rules';
-import { formanPresent } from './support/schema-location';
+import { evaluateString, ImlError } from './harness/iml';
+import { MakeRuleError } from './harness/make-rules';
+import { formanPresent } from './harness/schema-location';
 import {
   checkBase,
   checkModule,
@@ -18,7 +18,7 @@ import {
   type Directive,
   type MakeConnection,
   type ModuleDef,
-} from './support/make-runtime';
+} from './harness/make-runtime';
 
 let sb: Sandbox;
 let conn: MakeConnection;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   conn = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
   const submitted = await runModule(
     'submitBulk',
-    { emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) },
+    { input_as: 'array', emails: Array.from({ length: 60 }, (_, i) => `valid.r${i}@example.com`) },
     conn,
   );
   jobId = (submitted.bundles[0] as { job_id: string }).job_id;
@@ -162,7 +162,7 @@ describe('the harness refuses components that break a Make rule', () => {
         response: { ...d.response, trigger: { ...d.response!.trigger!, order: 'asc' } },
       },
     };
-    await runModule('submitBulk', { emails: ['valid.second@example.com'] }, conn);
+    await runModule('submitBulk', { input_as: 'array', emails: ['valid.second@example.com'] }, conn);
     await new Promise((r) => setTimeout(r, 300));
     await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerOrder');
   });
@@ -244,7 +244,7 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a base that waits longer than Make does', async () => {
-    await ruleBroken(() => checkBase({ baseUrl: '{{connection.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
+    await ruleBroken(() => checkBase({ baseUrl: '{{common.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
   });
 
   it('a request that reads a variable its directive does not have (body in the request, item outside iterate)', async () => {
@@ -273,19 +273,30 @@ describe('the harness refuses components that break a Make rule', () => {
         '503': { type: 'ConnectionError', message: 'Try again later.' },
       });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, when: 'after' });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w1@example.com'] }, conn), 'chargeNotReplayed');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w1@example.com'] }, conn),
+        'chargeNotReplayed',
+      );
       // The same type for the service's own 503 is allowed: it proves nothing was done.
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 503, retryAfterSeconds: 5 });
-      await expect(runModuleDef(wrong, { emails: ['valid.w2@example.com'] }, conn)).rejects.toMatchObject({
+      await expect(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w2@example.com'] }, conn),
+      ).rejects.toMatchObject({
         type: 'ConnectionError',
       });
       sb.faults.clear();
     });
 
-    it('a charged POST whose 500 default is a RateLimitError', async () => {
-      const wrong = submitWith({ ...ownError(), type: 'RateLimitError' });
+    it('a charged POST whose 500 is a RateLimitError', async () => {
+      const wrong = submitWith({
+        ...ownError(),
+        '500': { type: 'RateLimitError', message: 'Try again later.' },
+      });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 500, when: 'after', from: 'service' });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w3@example.com'] }, conn), 'chargeNotReplayed');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w3@example.com'] }, conn),
+        'chargeNotReplayed',
+      );
       sb.faults.clear();
     });
 
@@ -299,7 +310,10 @@ describe('the harness refuses components that break a Make rule', () => {
         '422': { type: "{{if(statusCode = 422, 'InputError', 'DataError')}}", message: 'x' },
       });
       sb.faults.failNext({ path: '/v1/verify/bulk', status: 422 });
-      await ruleBroken(runModuleDef(wrong, { emails: ['valid.w4@example.com'] }, conn), 'errorType');
+      await ruleBroken(
+        runModuleDef(wrong, { input_as: 'array', emails: ['valid.w4@example.com'] }, conn),
+        'errorType',
+      );
       sb.faults.clear();
     });
 

@@ -5,9 +5,9 @@
  * client knows and some it does not. Make cannot import @evf/client, so these copies are pinned here.
  */
 import { categorize, isJobStopped, JOB_STATUSES, STOPPED_STATUSES } from '@evf/client';
-import { readJsonc } from './support/app-files';
-import { evaluate, evaluateString } from './support/iml';
-import { loadModule, type Directive } from './support/make-runtime';
+import { readJsonc } from './harness/app-files';
+import { evaluate, evaluateString } from './harness/iml';
+import { loadModule, type Directive } from './harness/make-runtime';
 
 /** A module's request, or the first of its requests (Check a bulk job repeats the first, then reads once more). */
 const single = (id: string): Directive => {

@@ -1,13 +1,13 @@
 /**
- * Make's 40 s module timeout (support/make-rules.ts) counts a module's declared repeat waits and the
+ * Make's 40 s module timeout (harness/make-rules.ts) counts a module's declared repeat waits and the
  * real time of its requests together: with 30 s of waits declared, a request that never answers is cut
  * after the remaining 10 s of real time. Timed by the wall clock, so e2e; the bound is twice the 10 s
  * expected and half of the 40 s a timeout ignoring the waits would take.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MakeRuleError } from './support/make-rules';
-import { runModuleDef } from './support/make-runtime';
+import { MakeRuleError } from './harness/make-rules';
+import { runModuleDef } from './harness/make-runtime';
 
 it('a module whose declared waits and a slow answer together pass 40 s is cut off', async () => {
   // Three quick "still running" answers, then one that never comes.

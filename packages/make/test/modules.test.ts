@@ -8,7 +8,7 @@ import nock from 'nock';
 import { findOperation } from '@evf/contract';
 import { loadFixture } from '@evf/contract/fixtures';
 import { replyWithFixture, useNock } from '../../../test/support/nock';
-import { runModule, type MakeConnection, type SentRequest } from './support/make-runtime';
+import { MakeModuleError, runModule, type MakeConnection, type SentRequest } from './harness/make-runtime';
 
 const ORIGIN = 'https://api.evf.test';
 const conn: MakeConnection = { apiKey: 'evf_make_unit_key_8e3f10', baseUrl: `${ORIGIN}/api` };
@@ -18,7 +18,8 @@ useNock();
 
 /** The API with the key checked on every request: a call without it finds no interceptor and fails. */
 const api = () => nock(`${ORIGIN}/api`, { reqheaders: { 'x-api-key': conn.apiKey } });
-const body = (fixture: string) => loadFixture<Record<string, unknown>>(fixture).body!;
+const body = (fixture: string): Record<string, unknown> =>
+  loadFixture<Record<string, unknown>>(fixture).body ?? {};
 
 function expectContractRequests(requests: SentRequest[]): void {
   expect(requests.length).toBeGreaterThan(0);
@@ -50,9 +51,21 @@ test('Get a bulk job: the job unchanged', async () => {
   expect(r.bundles[0]).toMatchObject(body('job.completed.200'));
 });
 
+test('Get a bulk job: a 2xx that holds no job fails, instead of an empty bundle', async () => {
+  api().get(`/v1/jobs/${JOB}`).reply(200, {});
+  const err = await runModule('getJob', { job_id: JOB }, conn).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(MakeModuleError);
+  expect((err as MakeModuleError).type).toBe('ConnectionError');
+  expect((err as MakeModuleError).message).toMatch(/held no bulk job/);
+});
+
 test('Submit a bulk job: the addresses sent once, the accepted job out', async () => {
   replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202');
-  const r = await runModule('submitBulk', { emails: ['a@acme-corp.com', 'b@acme-corp.com'] }, conn);
+  const r = await runModule(
+    'submitBulk',
+    { input_as: 'array', emails: ['a@acme-corp.com', 'b@acme-corp.com'] },
+    conn,
+  );
   expectContractRequests(r.requests);
   expect(r.requests).toHaveLength(1);
   expect(r.requests[0]!.body).toMatchObject({ emails: ['a@acme-corp.com', 'b@acme-corp.com'] });

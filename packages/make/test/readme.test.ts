@@ -1,11 +1,11 @@
 /**
  * The Make README's claims that can drift: every file the App review table names exists, and the Make
- * facts it states are the numbers the harness enforces (support/make-rules.ts), read from Make's pages.
+ * facts it states are the numbers the harness enforces (harness/make-rules.ts), read from Make's pages.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { misspelledLabels } from './support/label-spelling';
-import { MAX_REQUESTS_PER_RUN, MODULE_TIMEOUT_MS, PAGINATION_ITEM_LIMIT, RULES } from './support/make-rules';
+import { MAX_REQUESTS_PER_RUN, MODULE_TIMEOUT_MS, PAGINATION_ITEM_LIMIT, RULES } from './harness/make-rules';
 
 const PACKAGE = join(__dirname, '..');
 const readme = readFileSync(join(PACKAGE, 'README.md'), 'utf8');

@@ -7,7 +7,7 @@
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { categorize } from '@evf/client';
 import { findOperation, validateResponse } from '@evf/contract';
-import { components, readJsonc } from './support/app-files';
+import { components, readJsonc } from './harness/app-files';
 import {
   loadModule,
   MakeModuleError,
@@ -18,8 +18,8 @@ import {
   testConnection,
   type MakeConnection,
   type SentRequest,
-} from './support/make-runtime';
-import { ParamValidationError } from './support/make-params';
+} from './harness/make-runtime';
+import { ParamValidationError } from './harness/make-params';
 
 interface InterfaceField {
   name: string;
@@ -89,7 +89,7 @@ async function run(moduleId: string, params: Record<string, unknown>, options = 
 }
 
 async function submit(emails: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await run('submitBulk', { emails, name: 'make test', ...extra });
+  const r = await run('submitBulk', { input_as: 'array', emails, name: 'make test', ...extra });
   const out = r.bundles[0] as { job_id: string };
   expect(validateResponse('POST', '/v1/verify/bulk', 202, out).errors).toEqual([]);
   return out.job_id;
@@ -196,7 +196,7 @@ describe('Make modules against the sandbox', () => {
       rows_in_job: number;
       rows_after_this_run: number;
       job_finished: boolean;
-      next_start_page?: number | '';
+      next_start_page?: number;
     };
     const emails = Array.from(
       { length: 4100 },
@@ -225,7 +225,7 @@ describe('Make modules against the sandbox', () => {
           expect(b.rows_in_job).toBe(emails.length);
         }
         const next = last.next_start_page;
-        if (next === '' || next === undefined) {
+        if (next === 0) {
           expect(last.rows_after_this_run).toBe(0);
           start = undefined;
         } else {
@@ -237,6 +237,15 @@ describe('Make modules against the sandbox', () => {
       }
       return rounds;
     }
+
+    it('Next start page is 0 once no rows remain, and a run from page 0 sends nothing and emits nothing', async () => {
+      const rounds = await readAll({});
+      expect(rounds.at(-1)!.bundles.at(-1)!.next_start_page).toBe(0);
+      // A scheduled loop maps it into the next run: that run ends the loop instead of reading page 1.
+      const after = await run('listResults', { job_id: jobId, start_page: 0 });
+      expect(after.requests).toHaveLength(0);
+      expect(after.bundles).toHaveLength(0);
+    }, 60_000);
 
     it('1,000 rows per page (the default): three whole pages a run, the next round at page 4, nothing after the last', async () => {
       const rounds = await readAll({});
@@ -295,7 +304,7 @@ describe('Make modules against the sandbox', () => {
       const submit = async () => {
         const submitted = await runModule(
           'submitBulk',
-          { emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) },
+          { input_as: 'array', emails: Array.from({ length: 400 }, (_, i) => `valid.w${i}@example.com`) },
           slowConn,
         );
         checkRequests(submitted.requests);
@@ -356,7 +365,11 @@ describe('Make modules against the sandbox', () => {
     const submitTo = async (n: number, tag: string) => {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
-        const r = await runModule('submitBulk', { emails: [`valid.${tag}${i}@example.com`] }, c);
+        const r = await runModule(
+          'submitBulk',
+          { input_as: 'array', emails: [`valid.${tag}${i}@example.com`] },
+          c,
+        );
         ids.push((r.bundles[0] as { job_id: string }).job_id);
         // Creation times have millisecond resolution; Make orders equal dates by id, which is random.
         await new Promise((r) => setTimeout(r, 2));
@@ -405,7 +418,7 @@ describe('Make modules against the sandbox', () => {
         };
         const submitOne = async (n: number) => {
           const emails = Array.from({ length: n }, (_, i) => `valid.s${n}x${i}@example.com`);
-          const r = await runModule('submitBulk', { emails }, sc);
+          const r = await runModule('submitBulk', { input_as: 'array', emails }, sc);
           await new Promise((r) => setTimeout(r, 5));
           return (r.bundles[0] as { job_id: string }).job_id;
         };
@@ -447,7 +460,8 @@ describe('Make modules against the sandbox', () => {
     const many = await startSandbox({ port: 0, timeScale: 0.01, rowsPerSecond: 2000 });
     try {
       const c: MakeConnection = { apiKey: many.apiKey, baseUrl: many.baseUrl };
-      for (let i = 0; i < 205; i++) await runModule('submitBulk', { emails: [`valid.p${i}@example.com`] }, c);
+      for (let i = 0; i < 205; i++)
+        await runModule('submitBulk', { input_as: 'array', emails: [`valid.p${i}@example.com`] }, c);
       const all = await runModule('listJobs', { limit: 3200 }, c);
       checkRequests(all.requests);
       expect(all.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
@@ -501,16 +515,39 @@ describe('Make modules against the sandbox', () => {
     ).rejects.toBeInstanceOf(ParamValidationError);
   });
 
+  it('Make an API call sends a JSON text body as it is, and the Headers and Query String fields', async () => {
+    // JSON > Create JSON outputs text: it reaches the service once encoded (before: encoded twice, 400).
+    const text = await runModule(
+      'makeApiCall',
+      { url: '/v1/verify/bulk', method: 'POST', body: '{"emails": ["no-at-sign"]}' },
+      conn,
+    ).catch((e: unknown) => e);
+    expect(text).toBeInstanceOf(MakeModuleError);
+    expect((text as MakeModuleError).statusCode).toBe(422);
+    expect((text as MakeModuleError).message).toContain('no-at-sign');
+    const r = await run('makeApiCall', {
+      url: '/v1/jobs',
+      method: 'GET',
+      qs: [{ key: 'limit', value: '1' }],
+      headers: [{ key: 'Accept', value: 'application/json' }],
+    });
+    expect(r.requests[0]!.query).toEqual({ limit: '1' });
+    expect(r.requests[0]!.headers.Accept).toBe('application/json');
+    expect((r.bundles[0] as { statusCode: number }).statusCode).toBe(200);
+  });
+
   it('maps error statuses to Make error types with a clear message (422 DataError names the address)', async () => {
-    const err = await runModule('submitBulk', { emails: ['valid.ok@example.com', 'no-at-sign'] }, conn).catch(
-      (e: unknown) => e,
-    );
+    const err = await runModule(
+      'submitBulk',
+      { input_as: 'array', emails: ['valid.ok@example.com', 'no-at-sign'] },
+      conn,
+    ).catch((e: unknown) => e);
     // Make's own parameter check stops it first...
     expect(err).toBeInstanceOf(ParamValidationError);
     // ...and the service's 422, reached through the universal module, reads as a DataError.
     const r = await runModule(
       'makeApiCall',
-      { url: '/v1/verify/bulk', method: 'POST', body: { emails: ['no-at-sign'] } },
+      { url: '/v1/verify/bulk', method: 'POST', body_type: 'collection', body: { emails: ['no-at-sign'] } },
       conn,
     ).catch((e: unknown) => e);
     expect(r).toBeInstanceOf(MakeModuleError);

@@ -1,12 +1,12 @@
 /**
  * Every app file validates against the JSON Schema Make's editor applies to it. Make's schemas are not
- * in this repository (see support/schema-location.ts): without them this one suite is skipped with a
+ * in this repository (see harness/schema-location.ts): without them this one suite is skipped with a
  * line saying how to run it, except under EVF_REQUIRE_ALL_SUITES=1 (.ci/run), where a missing folder fails the run so CI keeps
  * checking the files.
  */
-import { listAppFiles, makecomapp, readJsonc } from './support/app-files';
+import { listAppFiles, makecomapp, readJsonc } from './harness/app-files';
 import { schemaNameFor, validateAgainst } from './support/make-schemas';
-import { schemasMissingMessage, schemasPresent } from './support/schema-location';
+import { schemasMissingMessage, schemasPresent } from './harness/schema-location';
 import { describeWhenPresent } from '../../../test/support/optional-suite';
 
 const present = schemasPresent();

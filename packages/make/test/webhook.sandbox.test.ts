@@ -13,7 +13,7 @@ import { signWebhook } from '@evf/client';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { validate } from '@evf/contract';
 import { webhookVectors } from '@evf/contract/test-vectors';
-import { receiveWebhook, runModule, type MakeConnection, type WebhookOutcome } from './support/make-runtime';
+import { receiveWebhook, runModule, type MakeConnection, type WebhookOutcome } from './harness/make-runtime';
 
 const vectors = webhookVectors;
 

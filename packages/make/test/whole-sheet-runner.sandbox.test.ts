@@ -6,8 +6,8 @@
  * turns, each address once, and says in every row which ones are left.
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { runScenario, ScenarioError, type Blueprint } from './support/scenario';
-import { RESULTS_TAB, SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './support/scenario-sheets';
+import { runScenario, ScenarioError, type Blueprint } from './harness/scenario';
+import { RESULTS_TAB, SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './harness/scenario-sheets';
 import {
   blueprints,
   leadList,
@@ -15,8 +15,7 @@ import {
   perRowBlueprint,
   runWholeSheet,
   SPREADSHEET_ID,
-  webhookBundleFor,
-} from './support/scenario-sheet-flow';
+} from './harness/scenario-sheet-flow';
 
 const conn = { apiKey: 'evf_unused', baseUrl: 'http://127.0.0.1:9/api' };
 const meta: Blueprint['metadata'] = { instant: false, version: 1, scenario: {} };
@@ -90,7 +89,8 @@ describe('the runner counts operations as Make bills them and refuses what it ca
           id: 3,
           module: 'builtin:BasicAggregator',
           version: 1,
-          parameters: { feeder: 2, groupBy: '{{ceil(2.__IMTINDEX__ / 300)}}' },
+          parameters: { feeder: 2 },
+          flags: { groupBy: '{{ceil(2.__IMTINDEX__ / 300)}}' },
           filter: {
             name: 'every other',
             conditions: [[{ a: '{{get(2.value; 1)}}', o: 'text:pattern', b: '[02468]@' }]],
@@ -177,47 +177,6 @@ function wholeSheetSandbox(): () => Sandbox {
   });
   return () => sb!;
 }
-
-describe('part 2 stopped by Google part way', () => {
-  const sandbox = wholeSheetSandbox();
-
-  test('keeps the groups written, part 1 sends nothing meanwhile, and part 2 again finishes the sheet', async () => {
-    const sb = sandbox();
-    const flows = blueprints();
-    const sheet = newSheet(leadList(15_000, 0, 0));
-    sheet.failWrite = 3; // part 1 writes J1 (1), part 2 appends group 1 (2), then group 2 fails (3)
-    const charged = sb.ledger().charged;
-    const connection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
-    const first = runWholeSheet(sb, sheet, flows);
-    await expect(first).rejects.toThrow(/Google Sheets answered 503/);
-    const written = sheet.cells(RESULTS_TAB).length - 1;
-    expect(written).toBe(12_000);
-    const jobId = sheet.cells(RESULTS_TAB)[0]![9]!.replace('running: ', '');
-    expect(sheet.cells('Leads').filter(([, c]) => c === `Waiting for running: ${jobId}`)).toHaveLength(
-      15_000 - 12_000,
-    );
-
-    // Part 1 meanwhile: every row has a result or is waiting, so nothing is sent.
-    const again = await runScenario(flows.submit, { connection, sheets: sheet });
-    expect(again.serviceRequests).toHaveLength(0);
-
-    // Part 2 again on the same delivery (Make keeps the failed run: the blueprint stores incomplete
-    // executions): every row gets its result; the groups written before are written once more.
-    await runScenario(flows.writeBack, {
-      connection,
-      sheets: sheet,
-      webhookBundle: webhookBundleFor(sb, jobId),
-    });
-    expect(
-      sheet
-        .cells('Leads')
-        .slice(1)
-        .every(([, c]) => c !== undefined && !c.startsWith('Waiting')),
-    ).toBe(true);
-    expect(sheet.cells(RESULTS_TAB)[0]![9]).toBe('completed');
-    expect(sb.ledger().charged - charged).toBe(15_000);
-  }, 180_000);
-});
 
 describe('part 1 with a daily cap', () => {
   const sandbox = wholeSheetSandbox();

@@ -8,19 +8,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { categorize } from '@evf/client';
 import { resultRow, startSandbox, type Sandbox } from '@evf/sandbox';
-import { components, readJsonc } from './support/app-files';
-import { appModulePrefix, KNOWN_MAKE_MODULES, type Blueprint } from './support/scenario';
+import { components, readJsonc } from './harness/app-files';
+import { allFieldNames, asSpecs } from './harness/make-params';
+import { appModuleId, KNOWN_MAKE_MODULES, type Blueprint } from './harness/scenario';
 import { misspelledLabels, moduleLabels } from './support/label-spelling';
-import { moduleRefs } from './support/scenario-iml';
-import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './support/scenario-sheets';
-import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './support/scenario-sheet-flow';
+import { moduleRefs } from './harness/scenario-iml';
+import { LIST_TAB, LOOKUP_FORMULA, RESULTS_TAB } from './harness/scenario-sheets';
+import { blueprints, EXAMPLES, leadList, newSheet, runWholeSheet } from './harness/scenario-sheet-flow';
 
+/** The Submit module's rule for one address: the item pattern of its Array option's Email addresses. */
 const EMAIL_PATTERN = new RegExp(
   (
     readJsonc('modules/submit-bulk/submit-bulk.mappable-params.iml.json') as unknown as {
-      spec: { validate: { pattern: string } };
+      options: { value: string; nested: { name: string; spec: { validate: { pattern: string } } }[] }[];
     }[]
-  )[0]!.spec.validate.pattern,
+  )[0]!.options
+    .find((o) => o.value === 'array')!
+    .nested.find((f) => f.name === 'emails')!.spec.validate.pattern,
 );
 
 /**
@@ -57,12 +61,13 @@ function paramNames(id: string): string[] {
   const meta = appModule(id)!;
   return [meta.codeFiles.staticParams, meta.codeFiles.mappableParams]
     .filter((f): f is string => !!f)
-    .flatMap((f) => (readJsonc(f) as unknown as Field[]).map((p) => p.name));
+    .flatMap((f) => allFieldNames(asSpecs(readJsonc(f))));
 }
 /** What each module of a blueprint outputs, by the first step of a path. */
 function outputsOf(m: Blueprint['flow'][number]): string[] | 'any' {
-  if (m.module.startsWith(appModulePrefix())) {
-    const meta = appModule(m.module.slice(appModulePrefix().length))!;
+  const appId = appModuleId(m.module);
+  if (appId !== undefined) {
+    const meta = appModule(appId)!;
     return (readJsonc(meta.codeFiles.interface!) as unknown as Field[]).map((f) => f.name);
   }
   switch (m.module) {
@@ -71,7 +76,7 @@ function outputsOf(m: Blueprint['flow'][number]): string[] | 'any' {
     case 'builtin:BasicFeeder':
       return 'any'; // the items of the array it iterates, plus value for items that are not collections
     case 'builtin:BasicAggregator':
-      return m.parameters?.groupBy === undefined ? ['array', '__IMTAGGLENGTH__'] : ['key', 'array'];
+      return m.flags?.groupBy === undefined ? ['array', '__IMTAGGLENGTH__'] : ['key', 'array'];
     case 'json:TransformToJSON':
       return ['json'];
     case 'google-sheets:makeAPICall':
@@ -86,8 +91,8 @@ describe('the blueprints match the app', () => {
 
   test.each(all)("%s: every module is the app's or one of Make's, with the app's own fields", (_, bp) => {
     for (const m of bp.flow) {
-      if (m.module.startsWith(appModulePrefix())) {
-        const id = m.module.slice(appModulePrefix().length);
+      const id = appModuleId(m.module);
+      if (id !== undefined) {
         expect(appModule(id)).toBeDefined();
         const known = paramNames(id);
         for (const field of Object.keys(m.mapper ?? {})) expect(known).toContain(field);
@@ -98,7 +103,7 @@ describe('the blueprints match the app', () => {
   test.each(all)('%s: every mapping reads an output of an earlier module', (_, bp) => {
     bp.flow.forEach((m, i) => {
       const earlier = bp.flow.slice(0, i);
-      for (const ref of moduleRefs([m.mapper, m.filter, m.parameters?.groupBy])) {
+      for (const ref of moduleRefs([m.mapper, m.filter, m.flags?.groupBy])) {
         const source = earlier.find((e) => e.id === ref.module);
         expect(source).toBeDefined();
         const outputs = outputsOf(source!);
@@ -123,8 +128,8 @@ describe('the blueprints match the app', () => {
     // Every app module the blueprints use is named there.
     for (const bp of Object.values(blueprints()))
       for (const m of bp.flow)
-        if (m.module.startsWith(appModulePrefix()))
-          expect(named).toContain(appModule(m.module.slice(appModulePrefix().length))!.label);
+        if (appModuleId(m.module) !== undefined)
+          expect(named).toContain(appModule(appModuleId(m.module)!)!.label);
     expect(misspelledLabels(readme)).toEqual([]);
   });
 
@@ -212,7 +217,7 @@ describe('a job that fails part way', () => {
     expect(posts()).toBe(postsBefore + 1);
     const resend = waiting.map(([a]) => a!.trim()).filter((a) => EMAIL_PATTERN.test(a));
     expect(sb.job(rerun.jobId!)!.total_emails).toBe(new Set(resend.map((a) => a.toLowerCase())).size);
-    expect(sheet.cells(RESULTS_TAB)[0]![9]).toBe('completed');
+    expect(sheet.cells(RESULTS_TAB)[0]![9]).toBe(`completed: ${rerun.jobId!}`);
 
     const verified = sheet
       .cells(RESULTS_TAB)

@@ -3,7 +3,7 @@
  * case ("Watch new bulk jobs", "Start at page"), and a user searches Make's module list by the exact
  * label, so a README must use the app's own words.
  */
-import { components, readJsonc } from './app-files';
+import { components, readJsonc } from '../harness/app-files';
 
 /** The labels of a module's parameters and output fields, nested ones included. */
 export function fieldLabels(moduleId: string): string[] {

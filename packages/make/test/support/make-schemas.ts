@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { SCHEMA_DIR } from './schema-location';
+import { SCHEMA_DIR } from '../harness/schema-location';
 
 interface FileMatch {
   fileMatch: string[];

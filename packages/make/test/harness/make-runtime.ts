@@ -5,11 +5,24 @@
  * iterate, output, limit, pagination, repeat, trigger) are applied. Every Make rule the app relies on
  * is enforced here (see make-rules.ts, each with its source); where Make is silent the harness is
  * stricter, never looser. A component that breaks a rule fails with MakeRuleError.
+ *
+ * The stable API (the suites in test/ and the scenario runner, scenario.ts, build on it):
+ *   runModule(id, params, connection, options?)    -> RunResult { bundles, requests, makeTimeMs, ... }
+ *   runModuleDef(def, params, connection, options?) the same for a component a test builds
+ *   testConnection(connection)                     -> RunResult of the connection's test call
+ *   runRpc(id, connection)                         -> RunResult of an RPC (the dropdowns)
+ *   receiveWebhook(id, request)                    -> WebhookOutcome { status, bundle? }
+ *   checkModule(def), checkBase(), checkConnection(), checkRpc(), checkWebhook(def): the static rules
+ *   loadModule(id), loadWebhook(id), connectionParams(input)
+ *   A failure the app types is a MakeModuleError { type, statusCode, typedByMake }.
+ * The whole-sheet flows run through scenario.ts (Make's scenario runner) on the sheet model of
+ * scenario-sheets.ts; scenario-sheet-flow.ts holds the example flow's steps.
  */
 import { codeFile, components, readJsonc, type ComponentMeta, type Json } from './app-files';
 import {
   evaluate,
   ImlError,
+  type ImlScope,
   variablesReadBy,
   expressionsIn,
   parseExpression,
@@ -30,13 +43,23 @@ import {
   MODULE_TIMEOUT_MS,
   PAGINATION_ITEM_LIMIT,
   REQUEST_ALLOWANCE_MS,
+  RPC_MAX_REQUESTS,
   SCOPES,
   type ScopeName,
 } from './make-rules';
 
+/**
+ * What a module runs with: the connection's one field (the key) and the service address, which Make
+ * gives the app as common data (`common.baseUrl`, written by the deploy from EVF_BASE_URL).
+ */
 export interface MakeConnection {
   apiKey: string;
   baseUrl: string;
+}
+
+/** The app's common data as the deploy writes it (deploy/deploy.ts commonData). */
+function commonFor(connection: MakeConnection): Record<string, unknown> {
+  return { baseUrl: connection.baseUrl };
 }
 
 export interface SentRequest {
@@ -437,6 +460,10 @@ class Run {
     headers: Record<string, string>;
     qs: Record<string, unknown>;
     body: unknown;
+    /** The directive's `type`: json (the default) serialises the body, whatever it is, so a body that
+     * is already JSON text is encoded twice; text, string and raw send a text body as it is
+     * (https://developers.make.com/custom-apps-documentation/component-blocks/api, `type`). */
+    type?: string;
   }): Promise<Answer> {
     if (this.log.length >= MAX_REQUESTS_PER_RUN)
       throw new MakeRuleError('paginationRequests', `request ${this.log.length + 1} of one module run`);
@@ -447,8 +474,15 @@ class Run {
     const headers = { ...req.headers };
     let payload: string | undefined;
     if (req.body !== undefined && req.method !== 'GET') {
-      payload = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
+      const type = req.type ?? 'json';
+      if (type === 'json') {
+        payload = JSON.stringify(req.body);
+        headers['content-type'] = 'application/json';
+      } else if (['text', 'string', 'raw'].includes(type)) {
+        if (typeof req.body !== 'string')
+          throw new MakeRuleError('directiveScope', `a ${type} body must be text, got ${typeof req.body}`);
+        payload = req.body;
+      } else throw new MakeRuleError('directiveScope', `request type ${type} is not one the harness models`);
     }
     this.log.push({
       method: req.method,
@@ -570,8 +604,164 @@ const DATE_FIELDS = ['created_at', 'updated_at', 'createdAt', 'updatedAt', 'date
 
 interface DirectiveResult {
   bundles: unknown[];
+  skipped?: boolean;
   triggerState?: TriggerState;
   metadata?: string;
+}
+
+type Kind = 'module' | 'instant' | 'connection';
+const REQUEST_SCOPE: Record<Kind, ScopeName> = {
+  module: 'moduleRequest',
+  instant: 'instantRequest',
+  connection: 'connectionRequest',
+};
+const RESPONSE_SCOPE: Record<Kind, ScopeName> = {
+  module: 'moduleResponse',
+  instant: 'instantResponse',
+  connection: 'connectionResponse',
+};
+
+interface RenderedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  qs: Record<string, unknown>;
+  body: unknown;
+}
+
+/** url, method, headers, qs and body of a directive, with the base's URL and headers joined in. */
+function renderRequest(
+  d: Directive,
+  vars: Record<string, unknown>,
+  reqScope: ScopeName,
+  withBase: Base | undefined,
+): RenderedRequest {
+  const s = pick(vars, reqScope);
+  let url = String(evaluate(d.url, s));
+  if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
+  return {
+    url,
+    method: String(d.method ? evaluate(d.method, s) : 'GET').toUpperCase(),
+    headers: {
+      ...(withBase ? (evaluate(withBase.headers ?? {}, pick(vars, 'base')) as Record<string, string>) : {}),
+      ...((evaluate(d.headers ?? {}, s) as Record<string, string>) ?? {}),
+    },
+    qs: (evaluate(d.qs ?? {}, s) as Record<string, unknown>) ?? {},
+    body: d.body === undefined ? undefined : evaluate(d.body, s),
+  };
+}
+
+/**
+ * The repeat directive: the request again while its condition (which sees temp only, RULES.repeatScope)
+ * holds, up to its limit, with its delay counted as module time. Returns the last answer and the
+ * earlier ones (RULES.repeatOutput).
+ */
+async function repeatRounds(
+  repeat: NonNullable<Directive['repeat']>,
+  first: Answer,
+  send: () => Promise<Answer>,
+  applyTemp: (answer: Answer) => void,
+  vars: Record<string, unknown>,
+  options: RunOptions,
+  run: Run,
+): Promise<{ answer: Answer; earlier: Answer[] }> {
+  let answer = first;
+  const earlier: Answer[] = [];
+  for (let rounds = 1; answer.statusCode < 400; rounds++) {
+    applyTemp(answer);
+    if (rounds >= repeat.limit || evaluate(repeat.condition, pick(vars, 'repeatCondition')) !== true) break;
+    await run.wait(repeat.delay, options.repeatDelayMs ?? repeat.delay);
+    earlier.push(answer);
+    answer = await send();
+  }
+  return { answer, earlier };
+}
+
+/** Checks a trigger item's key against RULES.triggerType and returns it. */
+function triggerKey(
+  trigger: NonNullable<NonNullable<Directive['response']>['trigger']>,
+  item: unknown,
+  iscope: ImlScope,
+): TriggerState {
+  const id = String(evaluate(trigger.id, iscope));
+  const date = trigger.type === 'date' ? String(evaluate(trigger.date, iscope)) : undefined;
+  if (trigger.type === 'date' && Number.isNaN(Date.parse(date!)))
+    throw new MakeRuleError('triggerType', `trigger.date "${date}" is not a date`);
+  if (trigger.type === 'id') {
+    if (!/^[0-9]+$/.test(id))
+      throw new MakeRuleError(
+        'triggerType',
+        `an id trigger needs ids Make can order; "${id}" is not one (use type date)`,
+      );
+    const dated = item && typeof item === 'object' ? DATE_FIELDS.filter((f) => f in (item as object)) : [];
+    if (dated.length > 0)
+      throw new MakeRuleError(
+        'triggerType',
+        `items carry a date (${dated.join(', ')}), so the trigger must be of type date`,
+      );
+  }
+  return { id, date };
+}
+
+/**
+ * The response's items (iterate, with its condition) as bundles, or as trigger candidates for a
+ * trigger. Returns how many items the page held and whether the module's limit is reached.
+ */
+function emitItems(
+  response: NonNullable<Directive['response']>,
+  rvars: Record<string, unknown>,
+  resScope: ScopeName,
+  out: { bundles: unknown[]; candidates: Candidate[] },
+  limitValue: number,
+): { read: number; full: boolean } {
+  const it = typeof response.iterate === 'string' ? { container: response.iterate } : response.iterate!;
+  const items = evaluate(it.container, pick(rvars, resScope));
+  if (!Array.isArray(items))
+    throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
+  for (const item of items) {
+    const iscope = pick(rvars, resScope, { item });
+    if (it.condition !== undefined && evaluate(it.condition, iscope) !== true) continue;
+    const bundle = response.output === undefined ? item : evaluate(response.output, iscope);
+    if (response.trigger) {
+      out.candidates.push({ key: triggerKey(response.trigger, item, iscope), bundle });
+      continue;
+    }
+    out.bundles.push(bundle);
+    if (out.bundles.length >= limitValue) return { read: items.length, full: true };
+  }
+  return { read: items.length, full: false };
+}
+
+/**
+ * Whether a paginating module asks for another page, and that page's query: Make's pagination
+ * condition and limits (RULES.paginationItems), and for a newest-first trigger its stop at the
+ * remembered item (RULES.triggerOrder).
+ */
+function nextPageQs(
+  d: Directive,
+  rvars: Record<string, unknown>,
+  page: number,
+  seen: { bundles: unknown[]; candidates: Candidate[]; itemsRead: number },
+  limitValue: number,
+  qs: Record<string, unknown>,
+  options: RunOptions,
+): Record<string, unknown> | undefined {
+  const pagination = d.pagination!;
+  if (seen.bundles.length >= limitValue) return undefined;
+  if (d.response?.trigger?.order === 'desc') {
+    // Newest first: Make stops once a page reaches the item it remembered (RULES.triggerOrder), and,
+    // on the worse reading of its limit, once it holds `limit` new items (older new ones are lost).
+    const state = options.triggerState;
+    const fresh = seen.candidates.filter((c) => !state || compareKeys(c.key, state) > 0).length;
+    if (fresh >= limitValue || (state && fresh < seen.candidates.length)) return undefined;
+  }
+  const pvars = pick({ ...rvars, pagination: { page } }, 'pagination');
+  if (pagination.condition !== undefined && evaluate(pagination.condition, pvars) !== true) return undefined;
+  // Records read count, not only bundles emitted: a filtered run reads more than it returns.
+  if (seen.itemsRead >= PAGINATION_ITEM_LIMIT)
+    throw new MakeRuleError('paginationItems', `the module would read past ${PAGINATION_ITEM_LIMIT} items`);
+  const next = (evaluate(pagination.qs ?? {}, pvars) as Record<string, unknown>) ?? {};
+  return pagination.mergeWithParent === false ? next : { ...qs, ...next };
 }
 
 /** Runs one request directive (with its repeat and pagination) and returns its bundles. */
@@ -580,47 +770,33 @@ async function runDirective(
   vars: Record<string, unknown>,
   options: RunOptions,
   run: Run,
-  kind: 'module' | 'instant' | 'connection',
+  kind: Kind,
   withBase: Base | undefined,
 ): Promise<DirectiveResult> {
-  const reqScope: ScopeName =
-    kind === 'instant' ? 'instantRequest' : kind === 'connection' ? 'connectionRequest' : 'moduleRequest';
-  const resScope: ScopeName =
-    kind === 'instant' ? 'instantResponse' : kind === 'connection' ? 'connectionResponse' : 'moduleResponse';
+  const reqScope = REQUEST_SCOPE[kind];
+  const resScope = RESPONSE_SCOPE[kind];
   if (d.temp) Object.assign(vars.temp as object, evaluate(d.temp, pick(vars, reqScope)));
+  // A directive whose condition is false is skipped: it sends nothing and emits nothing.
   if (d.condition !== undefined && evaluate(d.condition, pick(vars, reqScope)) === false)
-    return { bundles: [] };
-  const s = pick(vars, reqScope);
-  let url = String(evaluate(d.url, s));
-  if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
-  const method = String(d.method ? evaluate(d.method, s) : 'GET').toUpperCase();
-  const headers = {
-    ...(withBase ? (evaluate(withBase.headers ?? {}, pick(vars, 'base')) as Record<string, string>) : {}),
-    ...((evaluate(d.headers ?? {}, s) as Record<string, string>) ?? {}),
-  };
-  const qs = (evaluate(d.qs ?? {}, s) as Record<string, unknown>) ?? {};
-  const body = d.body === undefined ? undefined : evaluate(d.body, s);
+    return { bundles: [], skipped: true };
+  const req = renderRequest(d, vars, reqScope, withBase);
   const response = d.response ?? {};
   const limitValue =
     response.limit === undefined ? Infinity : Number(evaluate(response.limit, pick(vars, resScope)));
-  if (d.pagination && limitValue > PAGINATION_ITEM_LIMIT) {
+  if (d.pagination && limitValue > PAGINATION_ITEM_LIMIT)
     throw new MakeRuleError(
       'paginationItems',
       `a limit of ${limitValue} items promises more than Make paginates`,
     );
-  }
 
-  const bundles: unknown[] = [];
-  const candidates: Candidate[] = [];
-  let page = 1;
-  let itemsRead = 0;
-  let currentQs = qs;
+  const out = { bundles: [] as unknown[], candidates: [] as Candidate[], itemsRead: 0 };
+  let currentQs = req.qs;
   let metadata: string | undefined;
   const send = async (): Promise<Answer> => {
     try {
-      return await run.send({ method, url, headers, qs: currentQs, body });
+      return await run.send({ ...req, qs: currentQs, type: d.type });
     } catch (err) {
-      if (err instanceof MakeModuleError) checkNotReplayed(err, method, url);
+      if (err instanceof MakeModuleError) checkNotReplayed(err, req.method, req.url);
       throw err;
     }
   };
@@ -628,24 +804,11 @@ async function runDirective(
     if (response.temp)
       Object.assign(vars.temp as object, evaluate(response.temp, pick({ ...vars, ...answer }, resScope)));
   };
-  for (;;) {
-    let answer = await send();
-    /** Every earlier round of a repeat that answered; each may emit a bundle (RULES.repeatOutput). */
-    const earlierRounds: Answer[] = [];
-    if (d.repeat) {
-      let rounds = 1;
-      for (;;) {
-        if (answer.statusCode >= 400) break;
-        applyTemp(answer);
-        // RULES.repeatScope: the condition gets temp and nothing else.
-        if (rounds >= d.repeat.limit || evaluate(d.repeat.condition, pick(vars, 'repeatCondition')) !== true)
-          break;
-        await run.wait(d.repeat.delay, options.repeatDelayMs ?? d.repeat.delay);
-        earlierRounds.push(answer);
-        answer = await send();
-        rounds++;
-      }
-    }
+  for (let page = 2; ; page++) {
+    const first = await send();
+    const { answer, earlier } = d.repeat
+      ? await repeatRounds(d.repeat, first, send, applyTemp, vars, options, run)
+      : { answer: first, earlier: [] };
     // RULES.repeatOutput: Make documents no single bundle for a repeated request with an output, so
     // the harness takes the worse reading, a bundle per round; Make's own examples set output: null.
     if (
@@ -654,80 +817,35 @@ async function runDirective(
       response.output !== null &&
       response.iterate === undefined
     )
-      for (const earlier of earlierRounds)
-        bundles.push(evaluate(response.output, pick({ ...vars, ...earlier }, resScope)));
+      for (const round of earlier)
+        out.bundles.push(evaluate(response.output, pick({ ...vars, ...round }, resScope)));
     const rvars = { ...vars, ...answer };
     if (answer.statusCode >= 400) {
       const err = errorFor(answer.statusCode, response, withBase, rvars, withBase ? 'base' : resScope);
-      checkNotReplayed(err, method, url, answer);
+      checkNotReplayed(err, req.method, req.url, answer);
       throw err;
     }
     checkValid(response, answer, vars, resScope);
     if (!d.repeat) applyTemp(answer);
     if (response.metadata) metadata = String(evaluate(response.metadata.value, pick(rvars, resScope)));
     if (response.iterate !== undefined) {
-      const it = typeof response.iterate === 'string' ? { container: response.iterate } : response.iterate;
-      const items = evaluate(it.container, pick(rvars, resScope));
-      if (!Array.isArray(items))
-        throw new ImlError(`iterate container is not an array: ${JSON.stringify(items)?.slice(0, 200)}`);
-      itemsRead += items.length;
-      for (const item of items) {
-        const iscope = pick(rvars, resScope, { item });
-        if (it.condition !== undefined && evaluate(it.condition, iscope) !== true) continue;
-        const bundle = response.output === undefined ? item : evaluate(response.output, iscope);
-        if (response.trigger) {
-          const trigger = response.trigger;
-          const id = String(evaluate(trigger.id, iscope));
-          const date = trigger.type === 'date' ? String(evaluate(trigger.date, iscope)) : undefined;
-          if (trigger.type === 'date' && Number.isNaN(Date.parse(date!)))
-            throw new MakeRuleError('triggerType', `trigger.date "${date}" is not a date`);
-          if (trigger.type === 'id') {
-            if (!/^[0-9]+$/.test(id))
-              throw new MakeRuleError(
-                'triggerType',
-                `an id trigger needs ids Make can order; "${id}" is not one (use type date)`,
-              );
-            const dated =
-              item && typeof item === 'object' ? DATE_FIELDS.filter((f) => f in (item as object)) : [];
-            if (dated.length > 0)
-              throw new MakeRuleError(
-                'triggerType',
-                `items carry a date (${dated.join(', ')}), so the trigger must be of type date`,
-              );
-          }
-          candidates.push({ key: { id, date }, bundle });
-          continue;
-        }
-        bundles.push(bundle);
-        if (bundles.length >= limitValue) return { bundles, metadata };
-      }
+      const got = emitItems(response, rvars, resScope, out, limitValue);
+      out.itemsRead += got.read;
+      if (got.full) return { bundles: out.bundles, metadata };
     } else if (response.output === null) {
       // output: null emits nothing (Make's repeat examples emit from a later request).
     } else if (response.output !== undefined) {
-      bundles.push(evaluate(response.output, pick(rvars, resScope)));
+      out.bundles.push(evaluate(response.output, pick(rvars, resScope)));
     } else if (!response.temp && !response.metadata) {
-      bundles.push(answer.body);
+      out.bundles.push(answer.body);
     }
-    if (!d.pagination || bundles.length >= limitValue) break;
-    if (response.trigger?.order === 'desc') {
-      // Newest first: Make stops once a page reaches the item it remembered (RULES.triggerOrder), and,
-      // on the worse reading of its limit, once it holds `limit` new items (older new ones are lost).
-      const state = options.triggerState;
-      const fresh = candidates.filter((c) => !state || compareKeys(c.key, state) > 0).length;
-      if (fresh >= limitValue || (state && fresh < candidates.length)) break;
-    }
-    page += 1;
-    const pvars = pick({ ...rvars, pagination: { page } }, 'pagination');
-    if (d.pagination.condition !== undefined && evaluate(d.pagination.condition, pvars) !== true) break;
-    // Records read count, not only bundles emitted: a filtered run reads more than it returns.
-    if (itemsRead >= PAGINATION_ITEM_LIMIT) {
-      throw new MakeRuleError('paginationItems', `the module would read past ${PAGINATION_ITEM_LIMIT} items`);
-    }
-    const nextQs = (evaluate(d.pagination.qs ?? {}, pvars) as Record<string, unknown>) ?? {};
-    currentQs = d.pagination.mergeWithParent === false ? nextQs : { ...qs, ...nextQs };
+    if (!d.pagination) break;
+    const next = nextPageQs(d, rvars, page, out, limitValue, req.qs, options);
+    if (!next) break;
+    currentQs = next;
   }
-  if (response.trigger) return fire(response.trigger, candidates, options.triggerState, limitValue);
-  return { bundles, metadata };
+  if (response.trigger) return fire(response.trigger, out.candidates, options.triggerState, limitValue);
+  return { bundles: out.bundles, metadata };
 }
 
 type Candidate = { key: TriggerState; bundle: unknown };
@@ -791,7 +909,7 @@ export async function runModuleDef(
   const b = base();
   checkBase(b);
   checkModule(def);
-  const conn = connectionParams({ ...connection });
+  const conn = connectionParams({ apiKey: connection.apiKey });
   const parameters = validateParameters(def.params, input);
   await checkWithForman(def.params, input, `module ${def.id}`);
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
@@ -800,7 +918,7 @@ export async function runModuleDef(
     connection: conn,
     temp: {},
     now: options.now ?? new Date(),
-    common: {},
+    common: commonFor(connection),
     data: {},
     environment: {},
   };
@@ -816,6 +934,7 @@ export async function runModuleDef(
       continue;
     }
     const r = await runDirective(d, vars, options, run, kind, b);
+    if (r.skipped) continue;
     const emits = d.response?.output !== undefined && d.response.output !== null;
     if (r.bundles.length > 0 || emits || d.response?.trigger) bundles = r.bundles;
     if (d.response?.trigger) triggerState = r.triggerState;
@@ -835,13 +954,13 @@ export async function runModule(
 
 /** Runs the connection's test call; returns the metadata Make would show. */
 export async function testConnection(connection: MakeConnection): Promise<RunResult> {
-  const parameters = connectionParams({ ...connection });
+  const parameters = connectionParams({ apiKey: connection.apiKey });
   const d = loadConnectionCommunication();
   checkConnection(d);
   const run = new Run(MODULE_TIMEOUT_MS);
   const r = await runDirective(
     d,
-    { parameters, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    { parameters, temp: {}, now: new Date(), common: commonFor(connection), data: {}, environment: {} },
     {},
     run,
     'connection',
@@ -856,15 +975,25 @@ export async function runRpc(id: string, connection: MakeConnection): Promise<Ru
   checkRpc(id, d);
   const b = base();
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
-  const conn = connectionParams({ ...connection });
+  const conn = connectionParams({ apiKey: connection.apiKey });
   const r = await runDirective(
     d,
-    { parameters: {}, connection: conn, temp: {}, now: new Date(), common: {}, data: {}, environment: {} },
+    {
+      parameters: {},
+      connection: conn,
+      temp: {},
+      now: new Date(),
+      common: commonFor(connection),
+      data: {},
+      environment: {},
+    },
     {},
     run,
     'module',
     b,
   );
+  if (run.log.length > RPC_MAX_REQUESTS)
+    throw new MakeRuleError('rpcRequests', `the RPC ${id} made ${run.log.length} calls`);
   return { bundles: r.bundles, requests: run.log, makeTimeMs: run.makeTimeMs };
 }
 

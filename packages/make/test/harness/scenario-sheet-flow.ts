@@ -14,12 +14,15 @@ import { RESULTS_TAB, STATE_CELL, SheetModel } from './scenario-sheets';
 export const EXAMPLES = join(__dirname, '..', '..', 'examples');
 export const SPREADSHEET_ID = 'YOUR_SPREADSHEET_ID';
 
-export function blueprints(): { submit: Blueprint; writeBack: Blueprint } {
-  return {
-    submit: loadBlueprint(join(EXAMPLES, 'whole-sheet-1-submit.blueprint.json')),
-    writeBack: loadBlueprint(join(EXAMPLES, 'whole-sheet-2-write-back.blueprint.json')),
-  };
+/** The two blueprints as shipped (`asShipped`), or as the examples README has the user set them up. */
+export function blueprints(asShipped = false): { submit: Blueprint; writeBack: Blueprint } {
+  const submit = loadBlueprint(join(EXAMPLES, 'whole-sheet-1-submit.blueprint.json'));
+  if (!asShipped)
+    for (const m of submit.flow) if (m.mapper?.webhook_url !== undefined) m.mapper.webhook_url = PART_2_HOOK;
+  return { submit, writeBack: loadBlueprint(join(EXAMPLES, 'whole-sheet-2-write-back.blueprint.json')) };
 }
+/** The address the user pastes from part 2's webhook into part 1 (README, The sheet). */
+export const PART_2_HOOK = 'https://hook.eu1.make.com/abcdefghijklmnopqrstuvwxyz012345';
 
 /**
  * The per-row pattern the peers' apps force, as a scenario: read the list, then per row Verify an
@@ -31,7 +34,6 @@ export function perRowBlueprint(): Blueprint {
     id,
     module: 'google-sheets:makeAPICall',
     version: 2,
-    parameters: { __IMTCONN__: null },
     mapper,
   });
   return {
@@ -44,7 +46,6 @@ export function perRowBlueprint(): Blueprint {
         id: 3,
         module: `${appModulePrefix()}verifyEmail`,
         version: 1,
-        parameters: { __IMTCONN__: null },
         mapper: { email: '{{trim(get(2.value; 1))}}' },
       },
       call(4, {
@@ -95,6 +96,11 @@ export function newSheet(list: string[]): SheetModel {
   const sheet = new SheetModel(SPREADSHEET_ID);
   sheet.fillList(list);
   return sheet;
+}
+
+/** What Verified!J1 says: "running: <id>" (part 1), "<status>: <id>" or "writing: <id>" (part 2). */
+export function jobState(sheet: SheetModel): string {
+  return sheet.cells(RESULTS_TAB)[0]?.[STATE_CELL.charCodeAt(0) - 65] ?? '';
 }
 
 /** The job id part 1 noted in Verified!J1 ("running: <id>"), or undefined. */

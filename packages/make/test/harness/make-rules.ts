@@ -15,6 +15,11 @@ export class MakeRuleError extends Error {
 }
 
 export const RULES = {
+  rpcRequests: {
+    text: 'an RPC performs at most 3 calls (and its records are at most 3 pages)',
+    source:
+      'https://docs.make.com/apps/app-structure/rpcs, Best Practices: "Request Count ... calls performed by RPC | 3", "Record Count ... 3 * number of objects per page"',
+  },
   moduleTimeout: {
     text: 'a module gets no answer after 40 s unless the base raises its timeout (up to 300 s); this app keeps 40 s, so the harness holds it to 40 s, waits included',
     source:
@@ -172,6 +177,7 @@ export const ERROR_MESSAGE_MAX = 1_024;
 export const MODULE_TIMEOUT_MS = 40_000;
 export const PAGINATION_ITEM_LIMIT = 3_200;
 export const MAX_REQUESTS_PER_RUN = 50;
+export const RPC_MAX_REQUESTS = 3;
 export const EPOCH_LIMIT_MAX = 300;
 /** At least this much of the module timeout is left for the requests themselves when a repeat waits. */
 export const REQUEST_ALLOWANCE_MS = 10_000;

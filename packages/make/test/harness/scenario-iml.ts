@@ -3,12 +3,12 @@
  * limited to what the example blueprints use, so a blueprint can run in the scenario runner. This is
  * the scenario side of IML: arguments separated by ";", module outputs named by module id, and the
  * functions from Make's function reference. The app's own IML (commas, `parameters`, `body`) is
- * test/support/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
+ * test/harness/iml.ts. Anything else throws, so a formula the runner cannot vouch for fails the test.
  *
  * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
  * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
  * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions
- * (trim), https://www.make.com/en/help/functions/math-functions (ceil, max).
+ * (trim), https://www.make.com/en/help/functions/math-functions (ceil, max, sum).
  */
 
 import { KEYWORDS, parsedOnce } from './iml';
@@ -177,6 +177,12 @@ const FUNCTIONS: Record<string, Fn> = {
   trim: ([v]) => asText(v).trim(),
   ceil: ([v]) => Math.ceil(asNumber(v, 'ceil()')),
   max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
+  // sum(array) or sum(1; 2; ...): https://www.make.com/en/help/functions/math-functions
+  sum: (args) =>
+    (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).reduce<number>(
+      (t, a) => t + asNumber(a, 'sum()'),
+      0,
+    ),
 };
 
 function run(n: Node, ctx: BundleContext): unknown {

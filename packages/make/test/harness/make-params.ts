@@ -109,8 +109,28 @@ export function validateParameters(
       continue;
     }
     out[name] = checkOne(spec, value, label);
+    // A select option's nested fields appear (and are checked) only when that option is chosen
+    // (https://developers.make.com/custom-apps-documentation/component-blocks/parameters/select, nested).
+    if (spec.type === 'select' && Array.isArray(spec.options)) {
+      const chosen = (spec.options as { value: unknown; nested?: ParamSpec[] }[]).find(
+        (o) => o.value === value,
+      );
+      if (Array.isArray(chosen?.nested)) Object.assign(out, validateParameters(chosen.nested, input));
+    }
   }
   return out;
+}
+
+/** Every field a parameter list can show: the fields and the fields nested in their select options. */
+export function allFieldNames(specs: ParamSpec[]): string[] {
+  return specs.flatMap((spec) => [
+    spec.name!,
+    ...(spec.type === 'select' && Array.isArray(spec.options)
+      ? (spec.options as { nested?: ParamSpec[] }[]).flatMap((o) =>
+          Array.isArray(o.nested) ? allFieldNames(o.nested) : [],
+        )
+      : []),
+  ]);
 }
 
 export function asSpecs(value: Json): ParamSpec[] {

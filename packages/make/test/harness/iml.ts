@@ -86,6 +86,11 @@ export const KEYWORDS: Readonly<Record<string, unknown>> = {
   null: null,
   emptyarray: [],
   emptystring: '',
+  // The separators' keywords (the same Keywords section): a text list is split on each.
+  newline: '\n',
+  carriageReturn: '\r',
+  tab: '\t',
+  space: ' ',
 };
 
 /**
@@ -255,6 +260,20 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
     for (const key of asText(run(path!, scope)).split('.')) v = step(v, key, src);
     return v;
   },
+  // toCollection(array; key; value): an array of {key, value} items as one collection
+  // (https://www.make.com/en/help/functions/array-functions).
+  toCollection: (scope, [arr, k, v]) => {
+    const key = asText(run(k!, scope));
+    const value = asText(run(v!, scope));
+    const items = run(arr!, scope);
+    if (items === undefined || items === null || items === '') return {};
+    return Object.fromEntries(
+      needArray(items, 'toCollection').map((item) => {
+        const o = (item ?? {}) as Record<string, unknown>;
+        return [asText(o[key]), o[value]];
+      }),
+    );
+  },
   // contains(array; value) and contains(text; search string) (https://www.make.com/en/help/functions/array-functions, https://www.make.com/en/help/functions/string-functions).
   contains: (scope, [a, b]) => {
     const hay = run(a!, scope);
@@ -274,6 +293,11 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
     needArray(run(a!, scope), 'join')
       .map(asText)
       .join(asText(run(sep!, scope))),
+  // remove(array; value1; ...): the array without those values (https://www.make.com/en/help/functions/array-functions).
+  remove: (scope, [a, ...values]) => {
+    const drop = values.map((v) => run(v, scope));
+    return needArray(run(a!, scope), 'remove').filter((x) => !drop.includes(x));
+  },
   // split(text; separator) (https://www.make.com/en/help/functions/string-functions).
   split: (scope, [a, sep]) => asText(run(a!, scope)).split(asText(run(sep!, scope))),
   // length(text or array) (https://www.make.com/en/help/functions/string-functions, https://www.make.com/en/help/functions/array-functions).
@@ -352,7 +376,15 @@ export function evaluate(value: unknown, scope: ImlScope): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const r = evaluate(v, scope);
-      if (r !== undefined) out[k] = r;
+      if (k === '{{...}}') {
+        // The spread key merges a collection into the object (Make's REST universal module example:
+        // "headers": { "{{...}}": "{{toCollection(parameters.headers, 'key', 'value')}}" },
+        // https://developers.make.com/custom-apps-documentation/app-components/modules/universal-module/rest).
+        if (r === undefined || r === null) continue;
+        if (typeof r !== 'object' || Array.isArray(r))
+          throw new ImlError(`"{{...}}" needs a collection, got ${JSON.stringify(r)?.slice(0, 80)}`);
+        Object.assign(out, r);
+      } else if (r !== undefined) out[k] = r;
     }
     return out;
   }

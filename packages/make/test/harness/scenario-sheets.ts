@@ -33,8 +33,9 @@ export const STATE_CELL = 'J1';
 export const LOOKUP_FORMULA =
   '=ARRAYFORMULA(IF(A2:A="",,IFERROR(VLOOKUP(TRIM(A2:A),Verified!A2:E,{2,3,4,5},FALSE),' +
   'IF(LEFT(Verified!J1,8)="running:","Waiting for "&Verified!J1,' +
-  'IF(Verified!J1="completed","Not submitted (never charged): not a valid address, or left for the next run of part 1",' +
-  'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows"))))))';
+  'IF(LEFT(Verified!J1,8)="writing:","Not written yet: part 2 stopped part way ("&Verified!J1&"). Run part 2 again",' +
+  'IF(LEFT(Verified!J1,10)="completed:","Not submitted (never charged): not a valid address, or left for the next run of part 1",' +
+  'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows")))))))';
 
 export class SheetsApiError extends Error {
   constructor(
@@ -93,8 +94,12 @@ export class SheetModel {
   /** Write requests in the current scenario run (SHEETS_WRITES_PER_MINUTE). */
   private writesThisRun = 0;
   readonly log: { method: string; range: string; requestBytes: number; answerBytes: number }[] = [];
-  /** A test's fault: the write with this number (1 = the next) answers 503, as Google does when busy. */
+  /**
+   * A test's fault: the write with this number (1 = the next) answers `failStatus` (503 by default, as
+   * Google does when busy; 429 for its per-minute quota).
+   */
   failWrite?: number;
+  failStatus = 503;
 
   constructor(readonly spreadsheetId: string) {
     this.tabs.set(LIST_TAB, [['Email', 'Category', 'Group', 'Safe to send', 'Reason']]);
@@ -134,7 +139,9 @@ export class SheetModel {
       const hit = byAddress.get(address.toLowerCase());
       if (hit) return [row[0]!, ...hit];
       if (state.startsWith('running:')) return [row[0]!, `Waiting for ${state}`];
-      if (state === 'completed')
+      if (state.startsWith('writing:'))
+        return [row[0]!, `Not written yet: part 2 stopped part way (${state}). Run part 2 again`];
+      if (state.startsWith('completed:'))
         return [
           row[0]!,
           'Not submitted (never charged): not a valid address, or left for the next run of part 1',
@@ -196,7 +203,12 @@ export class SheetModel {
       throw new SheetsApiError(400, 'Leads!B:E hold the lookup formula; write results to the Verified tab');
     if (this.failWrite !== undefined && --this.failWrite === 0) {
       this.failWrite = undefined;
-      throw new SheetsApiError(503, 'The service is currently unavailable.');
+      throw new SheetsApiError(
+        this.failStatus,
+        this.failStatus === 429
+          ? 'Quota exceeded for write requests per minute per user'
+          : 'The service is currently unavailable.',
+      );
     }
     if (++this.writesThisRun > SHEETS_WRITES_PER_MINUTE)
       throw new SheetsApiError(429, 'Quota exceeded for write requests per minute per user');

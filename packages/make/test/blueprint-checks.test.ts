@@ -1,0 +1,138 @@
+/**
+ * Every shipped blueprint passes the checks of Make's blueprint repository (integromat/make-blueprints
+ * scripts/validate.mjs, ported in harness/scenario.ts checkBlueprint) and uses only keys Make reads
+ * (integromat/make-skills aggregators.md and blueprint-construction.md); each deliberately wrong
+ * variant fails. Opens no socket: the in-memory sheet model and a connection nothing listens on.
+ */
+import { checkBlueprint, MAKE_MODULES, runScenario, type Blueprint } from './harness/scenario';
+import { blueprints, leadList, newSheet } from './harness/scenario-sheet-flow';
+
+const copy = (bp: Blueprint): Blueprint => JSON.parse(JSON.stringify(bp)) as Blueprint;
+const shipped = Object.entries(blueprints(true));
+const conn = { apiKey: 'evf_unused', baseUrl: 'http://127.0.0.1:9/api' };
+
+describe("the shipped blueprints pass Make's blueprint checks", () => {
+  test.each(shipped)('%s', (_, bp) => {
+    expect(checkBlueprint(bp)).toEqual([]);
+  });
+
+  test("every one of Make's modules they use has the version Make's references give", () => {
+    for (const [, bp] of shipped)
+      for (const m of bp.flow) {
+        const known = MAKE_MODULES[m.module];
+        if (known) expect(m.version).toBe(known.version);
+      }
+  });
+});
+
+describe('a blueprint Make would misread fails the checks', () => {
+  const submit = () => copy(blueprints(true).submit);
+  const writeBack = () => copy(blueprints(true).writeBack);
+  const aggregator = (bp: Blueprint) => bp.flow.find((m) => m.module === 'builtin:BasicAggregator')!;
+  const variants: [string, () => Blueprint][] = [
+    [
+      'an aggregator option under parameters (stopProcessingOnEmpty)',
+      () => {
+        const bp = submit();
+        aggregator(bp).parameters = { feeder: 2, stopProcessingOnEmpty: true };
+        return bp;
+      },
+    ],
+    [
+      'groupBy under parameters',
+      () => {
+        const bp = writeBack();
+        const a = aggregator(bp);
+        a.parameters = { ...a.parameters, groupBy: a.flags!.groupBy };
+        delete a.flags;
+        return bp;
+      },
+    ],
+    [
+      'a connection bound in parameters',
+      () => {
+        const bp = submit();
+        bp.flow[3]!.parameters = { __IMTCONN__: 123 };
+        return bp;
+      },
+    ],
+    [
+      'no metadata.designer.orphans',
+      () => {
+        const bp = submit();
+        delete bp.metadata.designer;
+        return bp;
+      },
+    ],
+    [
+      'a module key Make does not read',
+      () => {
+        const bp = submit();
+        (bp.flow[1] as unknown as Record<string, unknown>).options = {};
+        return bp;
+      },
+    ],
+    [
+      "a version other than Make's",
+      () => {
+        const bp = submit();
+        bp.flow[0]!.version = 3;
+        return bp;
+      },
+    ],
+    [
+      "a field the app's module does not have",
+      () => {
+        const bp = submit();
+        bp.flow[3]!.mapper = { ...bp.flow[3]!.mapper, emails_text: 'x' };
+        delete bp.flow[3]!.mapper.emails_text;
+        bp.flow[3]!.mapper.addresses = 'x';
+        return bp;
+      },
+    ],
+    [
+      'a reference to a module the flow does not have',
+      () => {
+        const bp = submit();
+        bp.flow[4]!.mapper!.body = '{"values": [["{{42.job_id}}"]]}';
+        return bp;
+      },
+    ],
+    [
+      'a filter on the first module',
+      () => {
+        const bp = submit();
+        bp.flow[0]!.filter = { name: 'x', conditions: [[{ a: '1', o: 'exist' }]] };
+        return bp;
+      },
+    ],
+    [
+      'a real address left in the blueprint',
+      () => {
+        const bp = submit();
+        bp.flow[3]!.mapper!.name = 'ada@acme.io';
+        return bp;
+      },
+    ],
+  ];
+  test.each(variants)('%s', (_, make) => {
+    expect(checkBlueprint(make()).length).toBeGreaterThan(0);
+  });
+
+  test('the runner refuses the keys Make does not read before it runs anything', async () => {
+    const bp = submit();
+    aggregator(bp).parameters = { feeder: 2, stopProcessingOnEmpty: true };
+    await expect(runScenario(bp, { connection: conn, sheets: newSheet(['a@example.com']) })).rejects.toThrow(
+      /does not read parameters.stopProcessingOnEmpty/,
+    );
+  });
+});
+
+test('part 1 as shipped, its webhook address not pasted, is refused before any request', async () => {
+  const sheet = newSheet(leadList(20, 0, 0));
+  const run = runScenario(blueprints(true).submit, { connection: conn, sheets: sheet });
+  await expect(run).rejects.toThrow(/Webhook URL|webhook_url/i);
+  await run.catch((err: { run: { serviceRequests: unknown[] } }) =>
+    expect(err.run.serviceRequests).toHaveLength(0),
+  );
+});
