@@ -26,7 +26,7 @@ const filled = {
 
 it('package.json names the package directory in the monorepo and says which Node versions it supports', () => {
 	expect(current.repository.directory).toBe('packages/n8n');
-	expect(current.engines.node).toMatch(/^>=20/);
+	expect(current.engines.node).toBe('^20.12.0 || ^22.0.0 || ^24.0.0');
 });
 
 it('accepts the manifest once it names this repository, its homepage and a real author', () => {
