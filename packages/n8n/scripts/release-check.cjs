@@ -55,7 +55,10 @@ function manifestProblems(manifest, { repositoryUrl, tag } = {}) {
 	);
 	check(manifest.n8n?.n8nNodesApiVersion === 1, 'n8n.n8nNodesApiVersion must be 1');
 	check(manifest.n8n?.strict === true, 'n8n.strict must be true (n8n-node lint in strict mode)');
-	check(JSON.stringify(manifest.files) === '["dist"]', 'files must be ["dist"]');
+	check(
+		JSON.stringify(manifest.files) === '["dist","examples","CHANGELOG.md"]',
+		'files must be ["dist", "examples", "CHANGELOG.md"]: the built nodes, the example workflows a user imports, and what changed',
+	);
 	check(
 		typeof manifest.engines?.node === 'string',
 		'engines.node must say which Node versions are supported',
@@ -164,7 +167,9 @@ const expected = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 const missing = expected.filter((file) => !shipped.includes(file));
 const extra = shipped.filter(
 	(file) =>
-		!file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE.md'].includes(file),
+		!file.startsWith('dist/') &&
+		!/^examples\/[\w-]+\.json$/.test(file) &&
+		!['package.json', 'README.md', 'LICENSE.md', 'CHANGELOG.md'].includes(file),
 );
 const sources = shipped.filter((file) => /\.(ts|map)$/.test(file) && !file.endsWith('.d.ts'));
 if (missing.length || extra.length || sources.length) {
