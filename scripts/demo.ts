@@ -142,7 +142,7 @@ async function platformWalks(sandbox: Sandbox): Promise<void> {
   const ctx = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, log };
   const walks: [string, () => Promise<void>][] = [
     ['Zapier app (run by zapier-platform-core, as Zapier runs it)', async () => (await import('../packages/zapier/demo')).runDemo(ctx)],
-    ['n8n node (run by n8n-workflow, as n8n runs it)', async () => (await import('../packages/n8n/demo')).runDemo(ctx)],
+    ['n8n node (inside a real n8n, when one is installed)', async () => (await import('../packages/n8n/demo')).runDemo(ctx)],
     ['Make app (through the local model of Make in this repository, not Make itself)', () => makeWalk(sandbox)],
   ];
   for (const [title, walk] of walks) {

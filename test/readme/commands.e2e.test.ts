@@ -70,6 +70,13 @@ describe('README commands', () => {
     const { out } = collect(child);
     const code = await exited(child);
     expect({ code, tail: out().slice(-2000) }).toEqual({ code: 0, tail: expect.stringContaining('Demo finished.') });
-    expect(out()).toContain('=== Zapier app ===');
+    // Every connector has its section, each says what it cost (or why it could not run), and the
+    // output ends by saying where to go next.
+    for (const section of ['=== The shared client ===', '=== Zapier app', '=== n8n node', '=== Make app'])
+      expect(out()).toContain(section);
+    expect(out()).toMatch(/=== Make app \(through the local model of Make/);
+    const sections = out().split('\n=== ').slice(1);
+    for (const text of sections) expect(text).toMatch(/Credits used by this section: \d+|Skipped: |could not run: /);
+    expect(out()).toMatch(/Demo finished\. Where to go next:\n- .+README\.md/);
   }, 600_000);
 });
