@@ -284,13 +284,10 @@ describe('every Zapier CLI command the README\'s "Push it to Zapier" names exist
     expect(scripts.filter((s) => !manifest.scripts?.[s])).toEqual([]);
   });
 
-  it.each(commands)(
-    'zapier-platform %s --help',
-    async (command) => {
-      const result = await runZapierCli([command, '--help']);
-      expect(result.stdout).toMatch(/USAGE/);
-      expect(result.status).toBe(0);
-    },
-    60_000,
-  );
+  it('each zapier-platform command it names answers --help in the pinned CLI', async () => {
+    // Side by side: each is a separate CLI start (about 7 s), and none needs the network.
+    const results = await Promise.all(commands.map((command) => runZapierCli([command!, '--help'])));
+    const failed = commands.filter((_, i) => results[i]!.status !== 0 || !/USAGE/.test(results[i]!.stdout));
+    expect(failed).toEqual([]);
+  }, 120_000);
 });
