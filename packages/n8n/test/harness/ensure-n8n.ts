@@ -5,7 +5,7 @@
  * installed CLI answers with its version. Each version carries the recipe that makes it install from
  * the npm registry alone:
  * - 2.8.4, the newest n8n that runs on the machine's Node.js 20: a plain `npm install` with `xlsx`
- *   overridden (n8n's default points at a tarball outside the registry). About 5 minutes, 2.3 GB.
+ *   overridden (n8n's default points at a tarball outside the registry). About 6 minutes, 2.4 GB.
  * - 2.41.3 (engines: node >= 24): runs on the registry's `node@24.21.0` binary, installed beside it.
  *   `--ignore-scripts`, because a kafka client's install script downloads OpenSSL; then only sqlite3
  *   (n8n's default database) is rebuilt, against Node 24's headers from that same package. 21 `@n8n/*`
