@@ -4,7 +4,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/n8n/**', 'packages/make/app/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'packages/n8n/**',
+      'packages/make/app/**',
+      '**/*.cjs',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,11 +29,24 @@ export default tseslint.config(
     files: ['packages/client/src/**/*.ts'],
     ignores: ['packages/client/src/node/**'],
     rules: {
-      'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'process', 'global', 'globalThis', 'console', 'eval'],
+      'no-restricted-globals': [
+        'error',
+        'setTimeout',
+        'setInterval',
+        'setImmediate',
+        'clearTimeout',
+        'process',
+        'global',
+        'globalThis',
+        'console',
+        'eval',
+      ],
       'no-restricted-imports': [
         'error',
         {
-          paths: ['fs', 'http', 'https', 'dns', 'net', 'os', 'path', 'child_process', 'crypto'].map((name) => ({ name, message: 'The core imports only node:crypto.' })),
+          paths: ['fs', 'http', 'https', 'dns', 'net', 'os', 'path', 'child_process', 'crypto'].map(
+            (name) => ({ name, message: 'The core imports only node:crypto.' }),
+          ),
           patterns: [{ group: ['node:*', '!node:crypto'], message: 'The core imports only node:crypto.' }],
         },
       ],

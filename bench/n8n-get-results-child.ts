@@ -7,15 +7,23 @@ import type { INodeExecutionData, INodeType } from 'n8n-workflow';
 import { executeContext } from '../packages/n8n/test/support/context';
 
 // The built bundle, exactly as n8n loads it (client inlined), not the TypeScript source.
-const { EmailVerification } = require('../packages/n8n/dist/nodes/EmailVerification/EmailVerification.node.js') as {
-  EmailVerification: new () => INodeType & { execute: (this: unknown) => Promise<INodeExecutionData[][]> };
-};
+const { EmailVerification } =
+  require('../packages/n8n/dist/nodes/EmailVerification/EmailVerification.node.js') as {
+    EmailVerification: new () => INodeType & { execute: (this: unknown) => Promise<INodeExecutionData[][]> };
+  };
 
 async function main(): Promise<void> {
   const [baseUrl, apiKey, jobId] = process.argv.slice(2) as [string, string, string];
   const node = new EmailVerification();
   const harness = executeContext({
-    params: { resource: 'bulkJob', operation: 'getResults', jobId: { mode: 'id', value: jobId }, returnAll: true, groups: [], simplify: false },
+    params: {
+      resource: 'bulkJob',
+      operation: 'getResults',
+      jobId: { mode: 'id', value: jobId },
+      returnAll: true,
+      groups: [],
+      simplify: false,
+    },
     credentials: { apiKey, baseUrl },
   });
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -9,7 +9,6 @@ import { startSandbox } from '@evf/sandbox';
 import { acceleratedRuntime, createClient } from '@evf/client/node';
 import { fmtSummary, summarize, type Row } from './lib/stats';
 
-
 interface ChildResult {
   ms: number;
   items: number;
@@ -26,15 +25,30 @@ export async function benchGetResults(runs: number, log: (s: string) => void): P
   const N = 50_000;
   const sb = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 200_000 });
   try {
-    const client = createClient({ apiKey: sb.apiKey, baseUrl: sb.baseUrl, runtime: acceleratedRuntime(1000) });
-    const { jobs } = await client.submitList({ emails: Array.from({ length: N }, (_, i) => `lead${i}@company${i % 89}.com`) });
+    const client = createClient({
+      apiKey: sb.apiKey,
+      baseUrl: sb.baseUrl,
+      runtime: acceleratedRuntime(1000),
+    });
+    const { jobs } = await client.submitList({
+      emails: Array.from({ length: N }, (_, i) => `lead${i}@company${i % 89}.com`),
+    });
     await client.waitForJob(jobs[0]!.job_id);
     const results: ChildResult[] = [];
     for (let r = 0; r < runs; r++) {
       // Asynchronous: the sandbox lives in this process and must keep answering while the child reads.
       const { stdout: out } = await promisify(execFile)(
         process.execPath,
-        ['--expose-gc', '--conditions=source', '--import', 'tsx', join(__dirname, 'n8n-get-results-child.ts'), sb.baseUrl, sb.apiKey, jobs[0]!.job_id],
+        [
+          '--expose-gc',
+          '--conditions=source',
+          '--import',
+          'tsx',
+          join(__dirname, 'n8n-get-results-child.ts'),
+          sb.baseUrl,
+          sb.apiKey,
+          jobs[0]!.job_id,
+        ],
         { encoding: 'utf8', cwd: join(__dirname, '..'), maxBuffer: 16 * 2 ** 20 },
       );
       const result = JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
@@ -43,7 +57,9 @@ export async function benchGetResults(runs: number, log: (s: string) => void): P
     }
     const peak = results.map((r) => r.peakRssMb);
     const added = results.map((r) => r.peakRssMb - r.baselineRssMb);
-    log(`n8n Get Results 50k: ${span(results.map((r) => r.ms))} ms, peak RSS ${span(peak)} MB (${span(added)} MB above the process at start), ${results[0]!.requests} requests`);
+    log(
+      `n8n Get Results 50k: ${span(results.map((r) => r.ms))} ms, peak RSS ${span(peak)} MB (${span(added)} MB above the process at start), ${results[0]!.requests} requests`,
+    );
     return [
       {
         benchmark: '3. n8n Get Results, Return All, 50k',

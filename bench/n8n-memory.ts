@@ -17,9 +17,21 @@ import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { createClient } from '@evf/client/node';
 import * as runner from '../packages/n8n/test/harness/n8n-runner';
 import * as services from '../packages/n8n/test/harness/queue-services';
-import { createMemoryLimit, memoryLimitUnavailable, type MemoryLimit } from '../packages/n8n/test/harness/memory-limit';
+import {
+  createMemoryLimit,
+  memoryLimitUnavailable,
+  type MemoryLimit,
+} from '../packages/n8n/test/harness/memory-limit';
 import { startReceiver, type Receiver } from '../packages/n8n/test/support/receiver';
-import { credential, evfNode, id16, report, webhookStart, workflow, type Row as Json } from '../packages/n8n/test/support/workflows';
+import {
+  credential,
+  evfNode,
+  id16,
+  report,
+  webhookStart,
+  workflow,
+  type Row as Json,
+} from '../packages/n8n/test/support/workflows';
 import type { Row } from './lib/stats';
 
 const ROWS = 50_000;
@@ -82,7 +94,13 @@ function count(x: number): Json {
   };
 }
 
-function caseWorkflow(path: string, operation: Case, output: Output, credentialId: string, receiverUrl: string): Json {
+function caseWorkflow(
+  path: string,
+  operation: Case,
+  output: Output,
+  credentialId: string,
+  receiverUrl: string,
+): Json {
   const sheetFields = output === 'Only Sheet Fields';
   const node =
     operation === 'Get Results'
@@ -120,22 +138,30 @@ function caseWorkflow(path: string, operation: Case, output: Output, credentialI
     webhookStart(path),
     node,
     count(400),
-    report('Report', `${receiverUrl}/done/${path}`, 600, '={{ JSON.stringify({ rows: $json.count_email }) }}'),
+    report(
+      'Report',
+      `${receiverUrl}/done/${path}`,
+      600,
+      '={{ JSON.stringify({ rows: $json.count_email }) }}',
+    ),
   ]);
 }
 
 async function settledMemory(processes: Map<string, runner.N8nProcess>): Promise<Map<string, number>> {
-  const sample = () => new Map([...processes].map(([role, proc]) => [role, services.memoryOf(proc.pid)?.rssMiB ?? 0]));
+  const sample = () =>
+    new Map([...processes].map(([role, proc]) => [role, services.memoryOf(proc.pid)?.rssMiB ?? 0]));
   const history: Array<Map<string, number>> = [sample()];
   const deadline = Date.now() + 120_000;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     history.push(sample());
     const window = history.slice(-4);
-    const steady = window.length === 4 && [...processes.keys()].every((role) => {
-      const values = window.map((m) => m.get(role)!);
-      return Math.max(...values) - Math.min(...values) <= 3;
-    });
+    const steady =
+      window.length === 4 &&
+      [...processes.keys()].every((role) => {
+        const values = window.map((m) => m.get(role)!);
+        return Math.max(...values) - Math.min(...values) <= 3;
+      });
     if (steady || Date.now() > deadline) return history[history.length - 1]!;
   }
 }
@@ -153,7 +179,12 @@ async function waitForDeath(died: () => string | undefined): Promise<string> {
   }
 }
 
-async function measureMode(version: string, mode: Mode, setting: Setting, log: (s: string) => void): Promise<Measured[]> {
+async function measureMode(
+  version: string,
+  mode: Mode,
+  setting: Setting,
+  log: (s: string) => void,
+): Promise<Measured[]> {
   const tarball = runner.packTarball();
   const instances: runner.Instance[] = [];
   const processes: runner.N8nProcess[] = [];
@@ -163,11 +194,19 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
   let receiver: Receiver | undefined;
   try {
     // Jobs stay queued 5 s of real time (Submit pauses before its job finishes), then run fast.
-    sandbox = await startSandbox({ port: 0, timeScale: 0.05, queueDelayMs: 100_000, rowsPerSecond: 100_000, allowInsecureWebhooks: true });
+    sandbox = await startSandbox({
+      port: 0,
+      timeScale: 0.05,
+      queueDelayMs: 100_000,
+      rowsPerSecond: 100_000,
+      allowInsecureWebhooks: true,
+    });
     receiver = await startReceiver();
     const credentialId = id16('memcred');
     const paths = CASES.map((c, i) => `mem-${i}-${crypto.randomUUID().slice(0, 8)}`);
-    const workflows = CASES.map((c, i) => caseWorkflow(paths[i]!, c.operation, c.output, credentialId, receiver!.url));
+    const workflows = CASES.map((c, i) =>
+      caseWorkflow(paths[i]!, c.operation, c.output, credentialId, receiver!.url),
+    );
     const roles = mode === 'queue mode' ? ['main', 'worker', 'webhook'] : ['main'];
     const [mainPort, webhookPort] = [await runner.freePort(), await runner.freePort()];
     let shared: Record<string, string> = {};
@@ -177,12 +216,23 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
     }
     const encryptionKey = crypto.randomUUID().replace(/-/g, '');
     for (const role of roles) {
-      const instance = await runner.createInstance({ version, port: role === 'webhook' ? webhookPort : mainPort, encryptionKey, extra: shared });
+      const instance = await runner.createInstance({
+        version,
+        port: role === 'webhook' ? webhookPort : mainPort,
+        encryptionKey,
+        extra: shared,
+      });
       runner.installPackage(instance.folder, tarball);
       instances.push(instance);
     }
     const main = instances[0]!;
-    await runner.importCredentials(main, [credential(credentialId, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret })]);
+    await runner.importCredentials(main, [
+      credential(credentialId, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        webhookSecret: sandbox.webhookSecret,
+      }),
+    ]);
     await runner.importWorkflows(main, workflows);
     for (const wf of workflows) await runner.publishWorkflow(main, String(wf.id));
     // A finished job for Get Results, submitted from outside n8n.
@@ -206,7 +256,12 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
         limits.set(role, limit);
         return limit;
       };
-      const base: Omit<Measured, 'where' | 'idleMiB' | 'peakMiB' | 'seconds' | 'outcome'> = { version, mode, setting, ...c };
+      const base: Omit<Measured, 'where' | 'idleMiB' | 'peakMiB' | 'seconds' | 'outcome'> = {
+        version,
+        mode,
+        setting,
+        ...c,
+      };
       const notStarted = out.find((m) => m.outcome.startsWith('n8n does not start'));
       if (notStarted) {
         out.push({ ...base, where: '–', idleMiB: 0, peakMiB: 0, seconds: 0, outcome: notStarted.outcome });
@@ -219,8 +274,24 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
       try {
         byRole.set('main', await runner.startN8n({ instance: main, env, memoryLimit: limitFor('main') }));
         if (mode === 'queue mode') {
-          byRole.set('worker', await runner.startN8n({ instance: instances[1]!, command: 'worker', env, memoryLimit: limitFor('worker') }));
-          byRole.set('webhook', await runner.startN8n({ instance: instances[2]!, command: 'webhook', env, memoryLimit: limitFor('webhook') }));
+          byRole.set(
+            'worker',
+            await runner.startN8n({
+              instance: instances[1]!,
+              command: 'worker',
+              env,
+              memoryLimit: limitFor('worker'),
+            }),
+          );
+          byRole.set(
+            'webhook',
+            await runner.startN8n({
+              instance: instances[2]!,
+              command: 'webhook',
+              env,
+              memoryLimit: limitFor('webhook'),
+            }),
+          );
         }
       } catch (error) {
         const heap = /heap out of memory/.test(String((error as Error).message));
@@ -246,13 +317,22 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
       const body = c.operation === 'Get Results' ? { jobId: jobs[0]!.job_id } : { emails };
       // Activation can lag the server's readiness: 404 until the workflow's webhook exists.
       for (;;) {
-        const answer = await fetch(`${entry}/webhook/${paths[i]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const answer = await fetch(`${entry}/webhook/${paths[i]}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (answer.status !== 404) break;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
       // The process that held the rows: one process; in queue mode the worker, and for the resumed
       // Submit also the webhook process that read them (whichever peaked higher).
-      const candidates = mode === 'queue mode' ? (c.operation === 'Get Results' ? ['worker'] : ['worker', 'webhook']) : ['main'];
+      const candidates =
+        mode === 'queue mode'
+          ? c.operation === 'Get Results'
+            ? ['worker']
+            : ['worker', 'webhook']
+          : ['main'];
       const died = () => candidates.find((role) => services.memoryOf(byRole.get(role)!.pid) === undefined);
       const peaks = new Map(candidates.map((role) => [role, 0]));
       const readPeaks = () => {
@@ -267,23 +347,36 @@ async function measureMode(version: string, mode: Mode, setting: Setting, log: (
       let seconds = 0;
       try {
         const done = await Promise.race([
-          receiver.next(900_000, (d) => d.url === `/done/${paths[i]}`).then((d) => JSON.parse(d.rawBody) as { rows: number }),
+          receiver
+            .next(900_000, (d) => d.url === `/done/${paths[i]}`)
+            .then((d) => JSON.parse(d.rawBody) as { rows: number }),
           waitForDeath(died),
         ]);
         if (typeof done === 'string') outcome = `${where(done)} ran out of memory`;
-        else if (done.rows !== ROWS) throw new Error(`${c.operation} gave ${done.rows} rows, expected ${ROWS}`);
+        else if (done.rows !== ROWS)
+          throw new Error(`${c.operation} gave ${done.rows} rows, expected ${ROWS}`);
         seconds = (Date.now() - started) / 1000;
         // n8n saves the execution after its last node: the peak counts until memory settles after it.
         if (outcome === 'finished') await settledMemory(byRole);
         readPeaks();
         const dead = died();
-        if (outcome === 'finished' && dead) outcome = `${where(dead)} ran out of memory while saving the execution`;
+        if (outcome === 'finished' && dead)
+          outcome = `${where(dead)} ran out of memory while saving the execution`;
       } finally {
         clearInterval(sampler);
       }
       const top = [...peaks].reduce((x, y) => (y[1] > x[1] ? y : x));
-      const measured: Measured = { ...base, where: where(top[0]), idleMiB: idle.get(top[0])!, peakMiB: top[1], seconds, outcome };
-      log(`n8n ${version}, ${mode}, ${setting}, ${c.operation}, ${c.output}: ${outcome}; peak ${measured.peakMiB} MiB in the ${measured.where} (idle ${measured.idleMiB} MiB), ${seconds.toFixed(1)} s`);
+      const measured: Measured = {
+        ...base,
+        where: where(top[0]),
+        idleMiB: idle.get(top[0])!,
+        peakMiB: top[1],
+        seconds,
+        outcome,
+      };
+      log(
+        `n8n ${version}, ${mode}, ${setting}, ${c.operation}, ${c.output}: ${outcome}; peak ${measured.peakMiB} MiB in the ${measured.where} (idle ${measured.idleMiB} MiB), ${seconds.toFixed(1)} s`,
+      );
       out.push(measured);
       for (const proc of [...byRole.values()].reverse()) {
         await proc.stop();
@@ -328,7 +421,8 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
   return all.map((m) => {
     const added = m.peakMiB - m.idleMiB;
     // Judged in every container n8n itself starts in: a case that runs out of memory there misses it.
-    const judged = m.output === 'default' && m.setting !== 'as started' && !m.outcome.startsWith('n8n does not start');
+    const judged =
+      m.output === 'default' && m.setting !== 'as started' && !m.outcome.startsWith('n8n does not start');
     return {
       benchmark: `n8n memory, ${ROWS / 1000}k rows: n8n ${m.version}, ${m.mode}, ${m.setting}`,
       measure: `${m.operation}, ${m.output}: peak RSS MiB (${m.where}; ${m.outcome})`,
@@ -344,7 +438,8 @@ export async function benchN8nMemory(log: (s: string) => void): Promise<Row[]> {
 if (require.main === module) {
   benchN8nMemory((s) => console.log(`  ${s}`)).then(
     (rows) => {
-      for (const r of rows) console.log(`${r.benchmark} | ${r.measure} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target}`);
+      for (const r of rows)
+        console.log(`${r.benchmark} | ${r.measure} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target}`);
     },
     (error) => {
       console.error(error);

@@ -16,9 +16,10 @@ import { webhookContext } from '../packages/n8n/test/support/context';
 import { fmtSummary, summarize, type Row } from './lib/stats';
 
 // The built n8n bundle, as n8n loads it.
-const { EmailVerificationTrigger } = require('../packages/n8n/dist/nodes/EmailVerificationTrigger/EmailVerificationTrigger.node.js') as {
-  EmailVerificationTrigger: new () => INodeType & { webhook: NonNullable<INodeType['webhook']> };
-};
+const { EmailVerificationTrigger } =
+  require('../packages/n8n/dist/nodes/EmailVerificationTrigger/EmailVerificationTrigger.node.js') as {
+    EmailVerificationTrigger: new () => INodeType & { webhook: NonNullable<INodeType['webhook']> };
+  };
 
 const EMAILS = Array.from({ length: 20 }, (_, k) => `lead${k}@company.com`);
 
@@ -27,13 +28,19 @@ function finishedAt(sb: Sandbox, jobId: string): number {
 }
 
 export async function benchResumeLatency(jobs: number, log: (s: string) => void): Promise<Row[]> {
-  const sb = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 100_000, allowInsecureWebhooks: true });
+  const sb = await startSandbox({
+    port: 0,
+    timeScale: 0.001,
+    rowsPerSecond: 100_000,
+    allowInsecureWebhooks: true,
+  });
   const previous = process.env.EVF_BASE_URL;
   process.env.EVF_BASE_URL = sb.baseUrl;
   const receiver = await startCallbackReceiver();
   const tester = createAppTester(App);
   type Step = (z: ZObject, b: Bundle) => unknown;
-  const run = (fn: Step, bundle: Record<string, unknown>) => tester(fn, bundle as Parameters<typeof tester>[1]);
+  const run = (fn: Step, bundle: Record<string, unknown>) =>
+    tester(fn, bundle as Parameters<typeof tester>[1]);
   const authData = { api_key: sb.apiKey, webhook_secret: sb.webhookSecret };
   const op = App.creates.verify_list_and_wait.operation as { perform: Step; performResume: Step };
   const latencies: number[] = [];
@@ -58,7 +65,9 @@ export async function benchResumeLatency(jobs: number, log: (s: string) => void)
     await sb.close();
   }
   const s = summarize(latencies);
-  log(`Zapier performResume over ${jobs} jobs: ${fmtSummary(s, ' ms', 1)} from finish to verified callback with rows read`);
+  log(
+    `Zapier performResume over ${jobs} jobs: ${fmtSummary(s, ' ms', 1)} from finish to verified callback with rows read`,
+  );
   return [
     {
       benchmark: `4. Completion latency, Zapier (${jobs} jobs)`,
@@ -73,7 +82,12 @@ export async function benchResumeLatency(jobs: number, log: (s: string) => void)
 }
 
 export async function benchTriggerLatency(jobs: number, log: (s: string) => void): Promise<Row[]> {
-  const sb = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 100_000, allowInsecureWebhooks: true });
+  const sb = await startSandbox({
+    port: 0,
+    timeScale: 0.001,
+    rowsPerSecond: 100_000,
+    allowInsecureWebhooks: true,
+  });
   const trigger = new EmailVerificationTrigger();
   const staticData: IDataObject = {};
   const credentials = { apiKey: sb.apiKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret };
@@ -81,13 +95,20 @@ export async function benchTriggerLatency(jobs: number, log: (s: string) => void
   const readBody = (req: IncomingMessage): Promise<string> =>
     new Promise((resolve) => {
       const parts: Buffer[] = [];
-      req.on('data', (c: Buffer) => parts.push(c)).on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+      req
+        .on('data', (c: Buffer) => parts.push(c))
+        .on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     });
   // Stands in for n8n's webhook server: hands the raw delivery to the trigger node, answers as it says.
   const server = createServer(async (req, res) => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    const harness = webhookContext({ params: { output: 'job' }, credentials, delivery: { rawBody: await readBody(req), headers }, staticData });
+    const harness = webhookContext({
+      params: { output: 'job' },
+      credentials,
+      delivery: { rawBody: await readBody(req), headers },
+      staticData,
+    });
     const result = await trigger.webhook.call(harness.context as IWebhookFunctions);
     const item = result.workflowData?.[0]?.[0]?.json as { job_id?: string } | undefined;
     if (item?.job_id && !events.has(item.job_id)) events.set(item.job_id, Date.now());
@@ -99,7 +120,9 @@ export async function benchTriggerLatency(jobs: number, log: (s: string) => void
   const latencies: number[] = [];
   try {
     for (let i = 0; i < jobs; i++) {
-      const { jobs: [job] } = await client.submitList({ emails: EMAILS.map((e) => `n${i}.${e}`), webhook_url: url });
+      const {
+        jobs: [job],
+      } = await client.submitList({ emails: EMAILS.map((e) => `n${i}.${e}`), webhook_url: url });
       for (let t = 0; t < 2000 && !events.has(job!.job_id); t++) await new Promise((r) => setTimeout(r, 2));
       if (!events.has(job!.job_id)) throw new Error(`no verified event for ${job!.job_id}`);
       latencies.push(events.get(job!.job_id)! - finishedAt(sb, job!.job_id));

@@ -38,7 +38,8 @@ function validatorBaseline(emails: string[]) {
   return { unique: unique.length, malformed: malformed.length, duplicates, chunks: chunk(unique).length };
 }
 
-const EMAIL_RE = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+const EMAIL_RE =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 
 /** The faster usual approach: one regular expression, then a Set. */
 function regexBaseline(emails: string[]) {
@@ -64,7 +65,13 @@ function regexBaseline(emails: string[]) {
 
 function ours(emails: string[]) {
   const r = preflightEmails(emails);
-  return { unique: r.unique.length, malformed: r.malformed.length, duplicates: r.duplicates.length, chunks: r.chunks.length, keep: r };
+  return {
+    unique: r.unique.length,
+    malformed: r.malformed.length,
+    duplicates: r.duplicates.length,
+    chunks: r.chunks.length,
+    keep: r,
+  };
 }
 
 const run = { validator: validatorBaseline, regex: regexBaseline, ours }[variant as 'ours'];

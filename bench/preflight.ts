@@ -19,7 +19,10 @@ interface ChildResult {
   chunks: number;
 }
 
-export function benchPreflight(runs: number, log: (s: string) => void): { rows: Row[]; details: Record<string, unknown> } {
+export function benchPreflight(
+  runs: number,
+  log: (s: string) => void,
+): { rows: Row[]; details: Record<string, unknown> } {
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
   for (const size of [50_000, 2_000_000]) {
@@ -28,15 +31,21 @@ export function benchPreflight(runs: number, log: (s: string) => void): { rows: 
       for (const variant of Object.keys(results)) {
         // validator.js takes ~11 s on 2,000,000 here: fewer runs of it at that size.
         if (variant === 'validator' && size > 100_000 && r >= Math.min(runs, 2)) continue;
-        results[variant]!.push(runChild<ChildResult>('preflight-child.ts', [variant, String(size)], { exposeGc: true }));
+        results[variant]!.push(
+          runChild<ChildResult>('preflight-child.ts', [variant, String(size)], { exposeGc: true }),
+        );
       }
     }
     const time = (v: string) => summarize(results[v]!.map((x) => x.ms));
     const mem = (v: string) => summarize(results[v]!.map((x) => x.heapGrowthMb));
     const rate = (v: string) => (size / time(v).median) * 1000;
     const label = size === 50_000 ? '50k' : '2M';
-    const same = ['unique', 'malformed', 'duplicates', 'chunks'].every((k) => results.ours![0]![k as 'unique'] === results.validator![0]![k as 'unique']);
-    log(`pre-flight ${label}: ours ${fmtSummary(time('ours'), ' ms')}, regex ${fmtSummary(time('regex'), ' ms')}, validator ${fmtSummary(time('validator'), ' ms')}; same counts as validator: ${same}`);
+    const same = ['unique', 'malformed', 'duplicates', 'chunks'].every(
+      (k) => results.ours![0]![k as 'unique'] === results.validator![0]![k as 'unique'],
+    );
+    log(
+      `pre-flight ${label}: ours ${fmtSummary(time('ours'), ' ms')}, regex ${fmtSummary(time('regex'), ' ms')}, validator ${fmtSummary(time('validator'), ' ms')}; same counts as validator: ${same}`,
+    );
     rows.push({
       benchmark: `1. Pre-flight ${label}`,
       measure: 'addresses/s (median)',
@@ -73,8 +82,14 @@ export function benchPreflight(runs: number, log: (s: string) => void): { rows: 
 /** Where ours and validator.js disagree on tricky addresses, and why ours is the right call for this service. */
 export function disagreements(): Array<{ email: string; ours: boolean; validator: boolean; why: string }> {
   const corpus: Array<[string, string]> = [
-    ['"john doe"@example.com', 'quoted local parts are legal in RFC 5321 but almost no mailbox uses them; one the service refuses would fail the whole list (422)'],
-    ['jörg@example.de', 'raw Unicode (SMTPUTF8) is rarely deliverable for cold email; we report it as malformed instead of risking a 422'],
+    [
+      '"john doe"@example.com',
+      'quoted local parts are legal in RFC 5321 but almost no mailbox uses them; one the service refuses would fail the whole list (422)',
+    ],
+    [
+      'jörg@example.de',
+      'raw Unicode (SMTPUTF8) is rarely deliverable for cold email; we report it as malformed instead of risking a 422',
+    ],
     ['anna@bücher.de', 'an IDN must be written in its xn-- form; we say so in the reason'],
     ['user@[192.168.0.1]', 'IP-literal domains are never valid cold-email targets'],
     ['user@localhost', 'no dot in the domain: not deliverable on the internet'],
@@ -93,7 +108,13 @@ export function disagreements(): Array<{ email: string; ours: boolean; validator
     [' anna@acme.com ', 'padding from a pasted cell: pre-flight trims it, a bare isEmail refuses it'],
   ];
   return corpus
-    .map(([email, why]) => ({ email, ours: isEmailSyntaxValid(email.trim()), validator: isEmail(email), why, reason: emailProblem(email.trim()) }))
+    .map(([email, why]) => ({
+      email,
+      ours: isEmailSyntaxValid(email.trim()),
+      validator: isEmail(email),
+      why,
+      reason: emailProblem(email.trim()),
+    }))
     .filter((r) => r.ours !== r.validator)
     .map(({ email, ours, validator, why }) => ({ email, ours, validator, why }));
 }

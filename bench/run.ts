@@ -46,12 +46,29 @@ async function main(): Promise<void> {
   console.log('3. n8n Get Results, Return All, 50k rows');
   rows.push(...(await optional('n8n', './n8n-get-results', 'benchGetResults', runs, log)));
   // In real n8n (each installed version, one process and queue mode): about 10 minutes per version.
-  if (!process.env.BENCH_QUICK) rows.push(...(await optional('n8n memory', './n8n-memory', 'benchN8nMemory', log)));
+  if (!process.env.BENCH_QUICK)
+    rows.push(...(await optional('n8n memory', './n8n-memory', 'benchN8nMemory', log)));
 
   console.log('4. Completion latency');
   rows.push(...(await benchLatency(process.env.BENCH_QUICK ? 5 : 20, log)));
-  rows.push(...(await optional('zapier', './platform-latency', 'benchResumeLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
-  rows.push(...(await optional('n8n trigger', './platform-latency', 'benchTriggerLatency', process.env.BENCH_QUICK ? 5 : 20, log)));
+  rows.push(
+    ...(await optional(
+      'zapier',
+      './platform-latency',
+      'benchResumeLatency',
+      process.env.BENCH_QUICK ? 5 : 20,
+      log,
+    )),
+  );
+  rows.push(
+    ...(await optional(
+      'n8n trigger',
+      './platform-latency',
+      'benchTriggerLatency',
+      process.env.BENCH_QUICK ? 5 : 20,
+      log,
+    )),
+  );
 
   console.log('5. Request economy');
   const eco = await benchEconomy(log);
@@ -70,11 +87,22 @@ async function main(): Promise<void> {
 
   const table = printTable(rows);
   console.log(`\n${table}\n`);
-  const disagreements = details.disagreements as Array<{ email: string; ours: boolean; validator: boolean; why: string }>;
+  const disagreements = details.disagreements as Array<{
+    email: string;
+    ours: boolean;
+    validator: boolean;
+    why: string;
+  }>;
   console.log('Where our syntax check and validator.js disagree:');
-  for (const d of disagreements) console.log(`  ${JSON.stringify(d.email).padEnd(40)} ours ${d.ours ? 'accepts' : 'refuses'}, validator ${d.validator ? 'accepts' : 'refuses'}: ${d.why}`);
+  for (const d of disagreements)
+    console.log(
+      `  ${JSON.stringify(d.email).padEnd(40)} ours ${d.ours ? 'accepts' : 'refuses'}, validator ${d.validator ? 'accepts' : 'refuses'}: ${d.why}`,
+    );
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(join(__dirname, 'results', 'latest.json'), JSON.stringify({ at: new Date().toISOString(), machine, runs, rows, details }, null, 2));
+  writeFileSync(
+    join(__dirname, 'results', 'latest.json'),
+    JSON.stringify({ at: new Date().toISOString(), machine, runs, rows, details }, null, 2),
+  );
   console.log('\nWritten: bench/results/latest.json');
 }
 

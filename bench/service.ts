@@ -6,7 +6,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { acceleratedRuntime, createClient, verifyWebhook, type EmailVerificationClient } from '@evf/client/node';
+import {
+  acceleratedRuntime,
+  createClient,
+  verifyWebhook,
+  type EmailVerificationClient,
+} from '@evf/client/node';
 import { makeCorpus } from './lib/corpus';
 import { fmt, fmtSummary, summarize, type Row } from './lib/stats';
 
@@ -32,14 +37,21 @@ async function finishedJob(sb: Sandbox, size: number): Promise<string> {
 async function bareLoop(sb: Sandbox, jobId: string, perPage: number): Promise<number> {
   let rows = 0;
   for (let page = 1; ; page++) {
-    const res = await fetch(`${sb.baseUrl}/v1/jobs/${jobId}/results?page=${page}&per_page=${perPage}`, { headers: { 'X-API-Key': sb.apiKey } });
+    const res = await fetch(`${sb.baseUrl}/v1/jobs/${jobId}/results?page=${page}&per_page=${perPage}`, {
+      headers: { 'X-API-Key': sb.apiKey },
+    });
     const body = JSON.parse(await res.text()) as { results: unknown[]; has_more: boolean };
     rows += body.results.length;
     if (!body.has_more) return rows;
   }
 }
 
-async function viaClient(client: EmailVerificationClient, jobId: string, perPage: number, concurrency = 1): Promise<number> {
+async function viaClient(
+  client: EmailVerificationClient,
+  jobId: string,
+  perPage: number,
+  concurrency = 1,
+): Promise<number> {
   let rows = 0;
   for await (const _row of client.results(jobId, { pageSize: perPage, concurrency })) rows++;
   return rows;
@@ -72,7 +84,9 @@ export async function benchPagination(runs: number, log: (s: string) => void): P
     const f = summarize(floor);
     const o = summarize(ours);
     const overhead = (o.median / f.median - 1) * 100;
-    log(`pagination 50k: client ${fmtSummary(o, ' ms', 0)} vs bare fetch loop ${fmtSummary(f, ' ms', 0)} (${overhead.toFixed(1)}% over)`);
+    log(
+      `pagination 50k: client ${fmtSummary(o, ' ms', 0)} vs bare fetch loop ${fmtSummary(f, ' ms', 0)} (${overhead.toFixed(1)}% over)`,
+    );
     rows.push({
       benchmark: '2. Read 50k rows, loopback',
       measure: 'ms, median (min–max)',
@@ -98,7 +112,9 @@ export async function benchPagination(runs: number, log: (s: string) => void): P
     }
     const s = summarize(seq);
     const p = summarize(par);
-    log(`pagination 50k with 50 ms/request: concurrency 8 ${fmtSummary(p, ' ms', 0)} vs one at a time ${fmtSummary(s, ' ms', 0)}`);
+    log(
+      `pagination 50k with 50 ms/request: concurrency 8 ${fmtSummary(p, ' ms', 0)} vs one at a time ${fmtSummary(s, ' ms', 0)}`,
+    );
     rows.push({
       benchmark: '2. Read 50k rows, +50 ms/request',
       measure: 'ms, median (min–max)',
@@ -116,14 +132,23 @@ export async function benchPagination(runs: number, log: (s: string) => void): P
 
 export async function benchLatency(jobs: number, log: (s: string) => void): Promise<Row[]> {
   // Real time for deliveries; the polling path runs on a 1000x sandbox clock and is scaled back.
-  const sb = await startSandbox({ port: 0, timeScale: 0.001, rowsPerSecond: 100_000, allowInsecureWebhooks: true });
+  const sb = await startSandbox({
+    port: 0,
+    timeScale: 0.001,
+    rowsPerSecond: 100_000,
+    allowInsecureWebhooks: true,
+  });
   const arrivals = new Map<string, number>();
   const receiver = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       try {
-        const event = verifyWebhook({ rawBody: Buffer.concat(parts), headers: req.headers, secrets: sb.webhookSecret });
+        const event = verifyWebhook({
+          rawBody: Buffer.concat(parts),
+          headers: req.headers,
+          secrets: sb.webhookSecret,
+        });
         if (!arrivals.has(event.jobId)) arrivals.set(event.jobId, Date.now());
         res.writeHead(204).end();
       } catch {
@@ -140,7 +165,9 @@ export async function benchLatency(jobs: number, log: (s: string) => void): Prom
   try {
     for (let i = 0; i < jobs; i++) {
       const emails = Array.from({ length: 20 }, (_, k) => `j${i}.lead${k}@company.com`);
-      const { jobs: [job] } = await client.submitList({ emails, webhook_url: url });
+      const {
+        jobs: [job],
+      } = await client.submitList({ emails, webhook_url: url });
       const seenAt = await pollUntilStopped(client, job!.job_id, speed);
       const finished = Date.parse(sb.job(job!.job_id)!.completed_at as string);
       for (let t = 0; t < 200 && !arrivals.has(job!.job_id); t++) await new Promise((r) => setTimeout(r, 5));
@@ -153,7 +180,9 @@ export async function benchLatency(jobs: number, log: (s: string) => void): Prom
   }
   const w = summarize(webhookMs);
   const p = summarize(pollMs);
-  log(`completion latency over ${jobs} jobs: signed webhook ${fmtSummary(w, ' ms', 1)}; polling every 10 s ${fmtSummary(p, ' ms', 0)}`);
+  log(
+    `completion latency over ${jobs} jobs: signed webhook ${fmtSummary(w, ' ms', 1)}; polling every 10 s ${fmtSummary(p, ' ms', 0)}`,
+  );
   return [
     {
       benchmark: `4. Completion latency (${jobs} jobs)`,
@@ -172,13 +201,19 @@ export async function benchLatency(jobs: number, log: (s: string) => void): Prom
  * A real poller's phase is unrelated to when a job finishes, so polling starts at a random point of
  * its interval.
  */
-async function pollUntilStopped(client: EmailVerificationClient, jobId: string, _speed: number): Promise<number> {
+async function pollUntilStopped(
+  client: EmailVerificationClient,
+  jobId: string,
+  _speed: number,
+): Promise<number> {
   await client.runtime.sleep(Math.random() * 10_000);
   await client.waitForJob(jobId, { intervalMs: 10_000 });
   return Date.now();
 }
 
-export async function benchEconomy(log: (s: string) => void): Promise<{ rows: Row[]; details: Record<string, number> }> {
+export async function benchEconomy(
+  log: (s: string) => void,
+): Promise<{ rows: Row[]; details: Record<string, number> }> {
   const sb = await startSandbox({ port: 0, ...FAST });
   try {
     const corpus = makeCorpus(50_000 + 5_600, 7);
@@ -187,7 +222,9 @@ export async function benchEconomy(log: (s: string) => void): Promise<{ rows: Ro
     const mark = sb.requests.length;
     const submitted = await client.submitList({ emails: corpus.emails });
     let polls = 0;
-    const stopped = await Promise.all(submitted.jobs.map((j) => client.waitForJob(j.job_id, { onProgress: () => polls++ })));
+    const stopped = await Promise.all(
+      submitted.jobs.map((j) => client.waitForJob(j.job_id, { onProgress: () => polls++ })),
+    );
     let rows = 0;
     for (const j of stopped) for await (const _r of client.results(j.job_id)) rows++;
     const after = sb.ledger();
@@ -200,8 +237,11 @@ export async function benchEconomy(log: (s: string) => void): Promise<{ rows: Ro
     const charged = after.charged - before.charged;
     const refunded = after.refunded - before.refunded;
     const expectedPages = stopped.reduce((s, j) => s + Math.max(1, Math.ceil(j.total_emails / 1000)), 0);
-    log(`economy: ${corpus.emails.length} in, ${unique} unique valid; ${posts} POST, ${gets} polls, ${pages} pages; charged ${charged}, refunded ${refunded}; ${rows} rows read`);
-    const ok = charged === unique && posts === submitted.jobs.length && pages === expectedPages && rows === unique;
+    log(
+      `economy: ${corpus.emails.length} in, ${unique} unique valid; ${posts} POST, ${gets} polls, ${pages} pages; charged ${charged}, refunded ${refunded}; ${rows} rows read`,
+    );
+    const ok =
+      charged === unique && posts === submitted.jobs.length && pages === expectedPages && rows === unique;
     return {
       rows: [
         {
@@ -214,7 +254,18 @@ export async function benchEconomy(log: (s: string) => void): Promise<{ rows: Ro
           met: ok,
         },
       ],
-      details: { input: corpus.emails.length, unique, malformed: submitted.preflight.malformed.length, duplicates: submitted.preflight.duplicates.length, posts, polls: gets, pages, charged, refunded, rows },
+      details: {
+        input: corpus.emails.length,
+        unique,
+        malformed: submitted.preflight.malformed.length,
+        duplicates: submitted.preflight.duplicates.length,
+        posts,
+        polls: gets,
+        pages,
+        charged,
+        refunded,
+        rows,
+      },
     };
   } finally {
     await sb.close();

@@ -22,7 +22,14 @@ import { startSandbox, type Sandbox } from '@evf/sandbox';
 import * as runner from '../packages/n8n/test/harness/n8n-runner';
 import { n8nBin, nodeFor } from '../packages/n8n/test/harness/ensure-n8n';
 import { evfNode, manualStart, workflow } from '../packages/n8n/test/support/workflows';
-import { expected, leads, prepareFlow, readBack, writeLeads, type Flow } from '../packages/n8n/test/support/whole-sheet';
+import {
+  expected,
+  leads,
+  prepareFlow,
+  readBack,
+  writeLeads,
+  type Flow,
+} from '../packages/n8n/test/support/whole-sheet';
 import { fmt, type Row } from './lib/stats';
 
 const FULL = 50_000;
@@ -67,7 +74,10 @@ function execute(instance: runner.Instance, id: string): Promise<{ ms: number; p
 }
 
 /** Service requests by kind, credits charged and refunded, across `run`. */
-async function counted(sandbox: Sandbox, run: () => Promise<{ ms: number; peakRssMb: number }>): Promise<Counted> {
+async function counted(
+  sandbox: Sandbox,
+  run: () => Promise<{ ms: number; peakRssMb: number }>,
+): Promise<Counted> {
   const from = sandbox.requests.length;
   const before = sandbox.ledger();
   const { ms, peakRssMb: peak } = await run();
@@ -78,10 +88,17 @@ async function counted(sandbox: Sandbox, run: () => Promise<{ ms: number; peakRs
     const kind = `${entry.method} ${entry.path.replace(/\/v1\/jobs\/[^/]+/, '/v1/jobs/{id}')}`;
     requests[kind] = (requests[kind] ?? 0) + 1;
   }
-  return { ms, peakRssMb: peak, requests, charged: after.charged - before.charged, refunded: after.refunded - before.refunded };
+  return {
+    ms,
+    peakRssMb: peak,
+    requests,
+    charged: after.charged - before.charged,
+    refunded: after.refunded - before.refunded,
+  };
 }
 
-const total = (requests: Record<string, number>): number => Object.values(requests).reduce((a, b) => a + b, 0);
+const total = (requests: Record<string, number>): number =>
+  Object.values(requests).reduce((a, b) => a + b, 0);
 
 export async function benchSheetN8n(log: (s: string) => void): Promise<Row[]> {
   const version = runner.PINNED;
@@ -116,7 +133,12 @@ export async function benchSheetN8n(log: (s: string) => void): Promise<Row[]> {
           position: [200, 0],
           parameters: { jsCode: `return ${sampleJson}.map((Email) => ({ json: { Email } }));` },
         },
-        evfNode('Verify Each Row', { resource: 'email', operation: 'verify', email: '={{ $json.Email }}', options: {} }, 'evfSandboxCred01', 400),
+        evfNode(
+          'Verify Each Row',
+          { resource: 'email', operation: 'verify', email: '={{ $json.Email }}', options: {} },
+          'evfSandboxCred01',
+          400,
+        ),
       ]),
     ]);
 
@@ -124,10 +146,14 @@ export async function benchSheetN8n(log: (s: string) => void): Promise<Row[]> {
     const bulk = await counted(sandbox, () => execute(flow!.instance, 'evfExampleFile001'));
     const back = readBack(file, version);
     const want = expected(list);
-    const answered = back.filter((row) => row.Verification === 'verified' || row.Verification === 'duplicate').length;
+    const answered = back.filter(
+      (row) => row.Verification === 'verified' || row.Verification === 'duplicate',
+    ).length;
     const wanted = want.rows.filter((row) => row.verification !== 'skipped').length;
     if (back.length !== rows || answered !== wanted) {
-      throw new Error(`the flow wrote ${back.length} rows with ${answered} answered; expected ${rows} with ${wanted}`);
+      throw new Error(
+        `the flow wrote ${back.length} rows with ${answered} answered; expected ${rows} with ${wanted}`,
+      );
     }
     const executions = Object.values(flow.executions()).reduce((a, b) => a + b, 0);
     const perRow = await counted(sandbox, () => execute(flow!.instance, perRowId));

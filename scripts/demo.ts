@@ -20,12 +20,17 @@ const TIME_SCALE = 0.01; // the sandbox runs 100x faster than real time; the cli
 const log = (line = ''): void => console.log(line);
 
 /** A loopback receiver standing in for the user's webhook endpoint: verifies every delivery. */
-async function startReceiver(secret: string): Promise<{ url: string; next: () => Promise<VerifiedWebhook>; close: () => Promise<void> }> {
+async function startReceiver(
+  secret: string,
+): Promise<{ url: string; next: () => Promise<VerifiedWebhook>; close: () => Promise<void> }> {
   const waiting: Array<(v: VerifiedWebhook) => void> = [];
   const readBody = (req: IncomingMessage): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       const parts: Buffer[] = [];
-      req.on('data', (c: Buffer) => parts.push(c)).on('end', () => resolve(Buffer.concat(parts))).on('error', reject);
+      req
+        .on('data', (c: Buffer) => parts.push(c))
+        .on('end', () => resolve(Buffer.concat(parts)))
+        .on('error', reject);
     });
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -34,7 +39,9 @@ async function startReceiver(secret: string): Promise<{ url: string; next: () =>
       res.writeHead(204).end();
       waiting.shift()?.(event);
     } catch (error) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: (error as Error).message }));
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -57,25 +64,41 @@ async function coreWalk(sandbox: Sandbox): Promise<void> {
   log(`Credits before: ${before.credits}`);
 
   const single = withCategory(await client.verifySingle({ email: 'valid.anna@acme-corp.com' }));
-  log(`\n1. Verify one address: ${single.email} -> ${single.category} (${single.group}); safe to send: ${single.safe_to_send}`);
+  log(
+    `\n1. Verify one address: ${single.email} -> ${single.category} (${single.group}); safe to send: ${single.safe_to_send}`,
+  );
 
   const receiver = await startReceiver(sandbox.webhookSecret);
   const list = [
-    'valid.anna@acme-corp.com', 'VALID.ANNA@acme-corp.com', 'catchall.bob@bigcorp.io', 'info@bigcorp.io',
-    'trap.x@spam-domain.net', 'temp.kim@mailinator.com', 'invalid.joe@acme-corp.com', 'disabled.sue@oldco.com',
-    'full.max@acme-corp.com', 'unknown.lee@slowmx.org', 'notverified.ray@acme-corp.com', 'not-an-address@',
-    'jane.doe@example-shop.com', 'k.smith@startup.dev',
+    'valid.anna@acme-corp.com',
+    'VALID.ANNA@acme-corp.com',
+    'catchall.bob@bigcorp.io',
+    'info@bigcorp.io',
+    'trap.x@spam-domain.net',
+    'temp.kim@mailinator.com',
+    'invalid.joe@acme-corp.com',
+    'disabled.sue@oldco.com',
+    'full.max@acme-corp.com',
+    'unknown.lee@slowmx.org',
+    'notverified.ray@acme-corp.com',
+    'not-an-address@',
+    'jane.doe@example-shop.com',
+    'k.smith@startup.dev',
   ];
   const submitted = await client.submitList({ emails: list, name: 'Demo leads', webhook_url: receiver.url });
   const job = submitted.jobs[0]!;
   log(`\n2. Submit a list of ${list.length}: ${summarizePreflight(submitted.preflight)}`);
-  for (const d of submitted.preflight.duplicates) log(`   duplicate removed: ${d.email} (same as row ${d.firstIndex + 1})`);
-  for (const m of submitted.preflight.malformed) log(`   malformed, not sent or charged: ${m.email} ${m.reason}`);
+  for (const d of submitted.preflight.duplicates)
+    log(`   duplicate removed: ${d.email} (same as row ${d.firstIndex + 1})`);
+  for (const m of submitted.preflight.malformed)
+    log(`   malformed, not sent or charged: ${m.email} ${m.reason}`);
   log(`   job ${job.job_id}: ${job.total_emails} addresses, ${submitted.creditsUsed} credits charged`);
 
   const event = await receiver.next();
   await receiver.close();
-  log(`\n3. Signed webhook received and verified: ${event.event} for ${event.jobId} (${event.body.processed_emails} processed)`);
+  log(
+    `\n3. Signed webhook received and verified: ${event.event} for ${event.jobId} (${event.body.processed_emails} processed)`,
+  );
 
   const rows = [];
   for await (const row of client.results(job.job_id, { pageSize: 5 })) rows.push(withCategory(row));
@@ -88,7 +111,9 @@ async function coreWalk(sandbox: Sandbox): Promise<void> {
 
   const after = await client.getCredits();
   const refunded = before.credits - 1 - submitted.creditsUsed - after.credits;
-  log(`\nCredits after: ${after.credits} (spent ${before.credits - after.credits}: 1 single + ${submitted.creditsUsed} bulk, ${-refunded} refunded for unknown / not verified)`);
+  log(
+    `\nCredits after: ${after.credits} (spent ${before.credits - after.credits}: 1 single + ${submitted.creditsUsed} bulk, ${-refunded} refunded for unknown / not verified)`,
+  );
 }
 
 /** Credits the account holds now; reading them is free. */
@@ -113,22 +138,30 @@ async function makeWalk(sandbox: Sandbox): Promise<void> {
   const connection = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
   const tested = await make.testConnection(connection);
   log(`1. Connection test: accepted${tested.metadata ? ` (${tested.metadata})` : ''}`);
-  const single = (await make.runModule('verifyEmail', { email: 'valid.mia@acme-corp.com' }, connection)).bundles[0] as {
+  const single = (await make.runModule('verifyEmail', { email: 'valid.mia@acme-corp.com' }, connection))
+    .bundles[0] as {
     email: string;
     category: string;
     group: string;
   };
   log(`2. Verify an email address: ${single.email} -> ${single.category} (${single.group})`);
-  const emails = ['valid.nora@acme-corp.com', 'catchall.ole@bigcorp.io', 'invalid.pia@acme-corp.com', 'unknown.quinn@slowmx.org'];
-  const submitted = (await make.runModule('submitBulk', { emails, name: 'Make demo' }, connection)).bundles[0] as {
+  const emails = [
+    'valid.nora@acme-corp.com',
+    'catchall.ole@bigcorp.io',
+    'invalid.pia@acme-corp.com',
+    'unknown.quinn@slowmx.org',
+  ];
+  const submitted = (await make.runModule('submitBulk', { emails, name: 'Make demo' }, connection))
+    .bundles[0] as {
     job_id: string;
   };
   log(`3. Submit a bulk verification: job ${submitted.job_id} with ${emails.length} addresses`);
   let job: { terminal: boolean; status: string } | undefined;
   // Check a bulk job waits up to 20 seconds per run; a scenario runs it again until the job is done.
   for (let run = 0; run < 20 && !job?.terminal; run++)
-    job = (await make.runModule('waitForJob', { job_id: submitted.job_id }, connection, { repeatDelayMs: 100 }))
-      .bundles[0] as typeof job;
+    job = (
+      await make.runModule('waitForJob', { job_id: submitted.job_id }, connection, { repeatDelayMs: 100 })
+    ).bundles[0] as typeof job;
   log(`4. Check a bulk job: ${job?.status}`);
   const rows = (await make.runModule('listResults', { job_id: submitted.job_id }, connection)).bundles as {
     email: string;
@@ -141,9 +174,18 @@ async function makeWalk(sandbox: Sandbox): Promise<void> {
 async function platformWalks(sandbox: Sandbox): Promise<void> {
   const ctx = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, log };
   const walks: [string, () => Promise<void>][] = [
-    ['Zapier app (run by zapier-platform-core, as Zapier runs it)', async () => (await import('../packages/zapier/demo')).runDemo(ctx)],
-    ['n8n node (inside a real n8n, when one is installed)', async () => (await import('../packages/n8n/demo')).runDemo(ctx)],
-    ['Make app (through the local model of Make in this repository, not Make itself)', () => makeWalk(sandbox)],
+    [
+      'Zapier app (run by zapier-platform-core, as Zapier runs it)',
+      async () => (await import('../packages/zapier/demo')).runDemo(ctx),
+    ],
+    [
+      'n8n node (inside a real n8n, when one is installed)',
+      async () => (await import('../packages/n8n/demo')).runDemo(ctx),
+    ],
+    [
+      'Make app (through the local model of Make in this repository, not Make itself)',
+      () => makeWalk(sandbox),
+    ],
   ];
   for (const [title, walk] of walks) {
     log(`\n=== ${title} ===`);
@@ -151,7 +193,9 @@ async function platformWalks(sandbox: Sandbox): Promise<void> {
     try {
       await walk();
     } catch (error) {
-      log(`This section could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      log(
+        `This section could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
       continue;
     }
     log(costLine(before, await creditsNow(sandbox)));
@@ -160,7 +204,9 @@ async function platformWalks(sandbox: Sandbox): Promise<void> {
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, allowInsecureWebhooks: true });
-  log(`Embedded sandbox at ${sandbox.baseUrl} (time runs ${1 / TIME_SCALE}x faster; its credits are not real)`);
+  log(
+    `Embedded sandbox at ${sandbox.baseUrl} (time runs ${1 / TIME_SCALE}x faster; its credits are not real)`,
+  );
   try {
     log('\n=== The shared client ===');
     const before = await creditsNow(sandbox);

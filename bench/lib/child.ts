@@ -6,9 +6,23 @@ import { join } from 'node:path';
  * from its built bundle (no `source` condition), as the platforms load it.
  */
 export function runChild<T>(script: string, args: string[], opts: { exposeGc?: boolean } = {}): T {
-  const flags = [...(opts.exposeGc ? ['--expose-gc'] : []), '--import', 'tsx', join(__dirname, '..', script), ...args];
-  const out = execFileSync(process.execPath, flags, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, cwd: join(__dirname, '../..') });
-  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  const flags = [
+    ...(opts.exposeGc ? ['--expose-gc'] : []),
+    '--import',
+    'tsx',
+    join(__dirname, '..', script),
+    ...args,
+  ];
+  const out = execFileSync(process.execPath, flags, {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    cwd: join(__dirname, '../..'),
+  });
+  const line = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (!line) throw new Error(`${script} printed no result`);
   return JSON.parse(line) as T;
 }

@@ -2,10 +2,42 @@
  * Generated address lists like a CRM export: about 1% malformed, about 10% duplicates that differ only
  * in case. Deterministic (seeded), so every run and every variant sees the same list.
  */
-const FIRST = ['anna', 'bob', 'carla', 'dmitri', 'eve', 'farid', 'gita', 'hans', 'ines', 'jon', 'kemal', 'lena', 'mo', 'nora'];
+const FIRST = [
+  'anna',
+  'bob',
+  'carla',
+  'dmitri',
+  'eve',
+  'farid',
+  'gita',
+  'hans',
+  'ines',
+  'jon',
+  'kemal',
+  'lena',
+  'mo',
+  'nora',
+];
 const LAST = ['smith', 'garcia', 'muller', 'rossi', 'novak', 'kim', 'silva', 'okafor', 'jensen', 'tanaka'];
-const DOMAINS = ['acme-corp.com', 'bigcorp.io', 'example-shop.com', 'startup.dev', 'mail.co.uk', 'consulting.de', 'agency.fr'];
-const MALFORMED = ['anna@@acme.com', 'bob.acme.com', 'carla@', '@bigcorp.io', 'dmitri@acme', 'eve smith@acme.com', 'farid@acme..com', 'gita@acme.c'];
+const DOMAINS = [
+  'acme-corp.com',
+  'bigcorp.io',
+  'example-shop.com',
+  'startup.dev',
+  'mail.co.uk',
+  'consulting.de',
+  'agency.fr',
+];
+const MALFORMED = [
+  'anna@@acme.com',
+  'bob.acme.com',
+  'carla@',
+  '@bigcorp.io',
+  'dmitri@acme',
+  'eve smith@acme.com',
+  'farid@acme..com',
+  'gita@acme.c',
+];
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -53,5 +85,10 @@ export function makeCorpus(size: number, seed = 42): Corpus {
     }
   }
   // Lists reach the connectors as parsed JSON (flat strings), not as freshly concatenated ones.
-  return { emails: JSON.parse(JSON.stringify(emails)) as string[], uniqueValid: seen.length, malformed, duplicates };
+  return {
+    emails: JSON.parse(JSON.stringify(emails)) as string[],
+    uniqueValid: seen.length,
+    malformed,
+    duplicates,
+  };
 }

@@ -35,11 +35,31 @@ export interface Row {
 }
 
 export function printTable(rows: Row[]): string {
-  const header: Row = { benchmark: 'Benchmark', measure: 'Measure', ours: 'Ours', baseline: 'Baseline', ratio: 'Ratio', target: 'Target', met: null };
-  const cells = (r: Row) => [r.benchmark, r.measure, r.ours, r.baseline, r.ratio, r.target, r === header ? 'Met' : r.met === null ? '–' : r.met ? 'yes' : 'NO'];
+  const header: Row = {
+    benchmark: 'Benchmark',
+    measure: 'Measure',
+    ours: 'Ours',
+    baseline: 'Baseline',
+    ratio: 'Ratio',
+    target: 'Target',
+    met: null,
+  };
+  const cells = (r: Row) => [
+    r.benchmark,
+    r.measure,
+    r.ours,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r === header ? 'Met' : r.met === null ? '–' : r.met ? 'yes' : 'NO',
+  ];
   const all = [header, ...rows].map(cells);
   const widths = all[0]!.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(' | ')} |`;
-  const out = [line(all[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)];
+  const out = [
+    line(all[0]!),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...all.slice(1).map(line),
+  ];
   return out.join('\n');
 }

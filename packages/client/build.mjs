@@ -4,8 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
-for (const [entry, source] of [['index', 'src/index.ts'], ['node', 'src/node/index.ts']]) {
-  for (const [format, ext] of [['cjs', 'cjs'], ['esm', 'mjs']]) {
+for (const [entry, source] of [
+  ['index', 'src/index.ts'],
+  ['node', 'src/node/index.ts'],
+]) {
+  for (const [format, ext] of [
+    ['cjs', 'cjs'],
+    ['esm', 'mjs'],
+  ]) {
     await build({
       entryPoints: [source],
       outfile: `dist/${entry}.${ext}`,

@@ -11,7 +11,12 @@ const root = join(__dirname, '..', '..');
 
 function run(args: string[], env: Record<string, string> = {}): ChildProcess {
   // Its own process group, so a Ctrl+C can reach npm and everything it started, as in a terminal.
-  return spawn('npm', args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawn('npm', args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
 }
 
 function collect(child: ChildProcess): { out: () => string } {
@@ -59,7 +64,10 @@ describe('README commands', () => {
       // Ctrl+C in a terminal signals the whole foreground group; the sandbox closes and exits 0.
       process.kill(-child.pid!, 'SIGINT');
     }
-    expect([{ code: 0, signal: null }, { code: null, signal: 'SIGINT' }]).toContainEqual(await end);
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: 'SIGINT' },
+    ]).toContainEqual(await end);
     // The sandbox itself is gone: its port no longer answers.
     await new Promise((r) => setTimeout(r, 500));
     await expect(fetch(`${baseUrl}/v1/account/credits`)).rejects.toThrow();
@@ -69,14 +77,18 @@ describe('README commands', () => {
     const child = run(['run', 'demo', '--silent']);
     const { out } = collect(child);
     const code = await exited(child);
-    expect({ code, tail: out().slice(-2000) }).toEqual({ code: 0, tail: expect.stringContaining('Demo finished.') });
+    expect({ code, tail: out().slice(-2000) }).toEqual({
+      code: 0,
+      tail: expect.stringContaining('Demo finished.'),
+    });
     // Every connector has its section, each says what it cost (or why it could not run), and the
     // output ends by saying where to go next.
     for (const section of ['=== The shared client ===', '=== Zapier app', '=== n8n node', '=== Make app'])
       expect(out()).toContain(section);
     expect(out()).toMatch(/=== Make app \(through the local model of Make/);
     const sections = out().split('\n=== ').slice(1);
-    for (const text of sections) expect(text).toMatch(/Credits used by this section: \d+|Skipped: |could not run: /);
+    for (const text of sections)
+      expect(text).toMatch(/Credits used by this section: \d+|Skipped: |could not run: /);
     expect(out()).toMatch(/Demo finished\. Where to go next:\n- .+README\.md/);
   }, 600_000);
 });

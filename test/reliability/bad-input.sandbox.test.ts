@@ -49,10 +49,20 @@ async function run(row: BadInputRow, attempts: string[]): Promise<unknown> {
         await make().verifySingle({ email: i.email });
         break;
       case 'submit_bulk':
-        await make().submitBulk({ emails: i.emails, name: i.name, webhook_url: i.webhook_url, priority: i.priority });
+        await make().submitBulk({
+          emails: i.emails,
+          name: i.name,
+          webhook_url: i.webhook_url,
+          priority: i.priority,
+        });
         break;
       case 'submit_list':
-        await make().submitList({ emails: i.emails, name: i.name, webhook_url: i.webhook_url, priority: i.priority });
+        await make().submitList({
+          emails: i.emails,
+          name: i.name,
+          webhook_url: i.webhook_url,
+          priority: i.priority,
+        });
         break;
       case 'results': {
         const params: ResultsPageParams = { page: i.page, per_page: i.per_page };
@@ -64,7 +74,11 @@ async function run(row: BadInputRow, attempts: string[]): Promise<unknown> {
         break;
       case 'connection':
         // Both ways a Node user makes a client; the first call is where a missing key would show.
-        await createClient({ apiKey: i.api_key, baseUrl: sb.baseUrl, onRequest: ({ method, path }) => attempts.push(`${method} ${path}`) }).getCredits();
+        await createClient({
+          apiKey: i.api_key,
+          baseUrl: sb.baseUrl,
+          onRequest: ({ method, path }) => attempts.push(`${method} ${path}`),
+        }).getCredits();
         break;
     }
   } catch (error) {
@@ -74,19 +88,34 @@ async function run(row: BadInputRow, attempts: string[]): Promise<unknown> {
 }
 
 describe('the shared table is complete', () => {
-  const count = (op: string, field: string) => BAD_INPUTS.filter((r) => r.operation === op && r.field === field).length;
+  const count = (op: string, field: string) =>
+    BAD_INPUTS.filter((r) => r.operation === op && r.field === field).length;
   test('has at least 15 malformed addresses, empty and oversized lists, a long name, every webhook_url class and the paging limits', () => {
     expect(MALFORMED_ADDRESSES.length).toBeGreaterThanOrEqual(15);
     expect(BAD_INPUTS.some((r) => r.name === '0 items' && r.operation === 'submit_bulk')).toBe(true);
     expect(BAD_INPUTS.some((r) => r.name === '50,001 items in one call')).toBe(true);
     expect(count('submit_bulk', 'name')).toBe(1);
     const urls = BAD_WEBHOOK_URLS.map((b) => b.url);
-    for (const needle of ['http://', 'localhost', '127.0.0.1', '://10.', '://172.16.', '://192.168.', '://169.254.', '[::1]', '[fc00::', 'user:pass@', ':80/']) {
+    for (const needle of [
+      'http://',
+      'localhost',
+      '127.0.0.1',
+      '://10.',
+      '://172.16.',
+      '://192.168.',
+      '://169.254.',
+      '[::1]',
+      '[fc00::',
+      'user:pass@',
+      ':80/',
+    ]) {
       expect(urls.some((u) => u.includes(needle))).toBe(true);
     }
     expect(BAD_WEBHOOK_URLS.find((b) => b.rule === 'length')!.url).toHaveLength(2049);
     expect(count('submit_bulk', 'webhook_url')).toBe(BAD_WEBHOOK_URLS.length);
-    expect(BAD_INPUTS.filter((r) => r.field === 'per_page').map((r) => r.input.per_page)).toEqual(expect.arrayContaining([0, 1001]));
+    expect(BAD_INPUTS.filter((r) => r.field === 'per_page').map((r) => r.input.per_page)).toEqual(
+      expect.arrayContaining([0, 1001]),
+    );
     expect(BAD_INPUTS.some((r) => r.field === 'limit' && r.input.limit === 101)).toBe(true);
     expect(count('connection', 'api_key')).toBeGreaterThanOrEqual(3);
   });
@@ -94,7 +123,11 @@ describe('the shared table is complete', () => {
   test('controls: the same operations with good input do reach the sandbox (so "nothing sent" means something)', async () => {
     const { client, attempts } = clientFor(sb);
     const from = sb.requests.length;
-    await client.submitBulk({ emails: ['valid.control@example.com'], name: 'n'.repeat(255), webhook_url: 'https://hooks.example.com:1024/evf/done' });
+    await client.submitBulk({
+      emails: ['valid.control@example.com'],
+      name: 'n'.repeat(255),
+      webhook_url: 'https://hooks.example.com:1024/evf/done',
+    });
     await client.getResultsPage('job_none', { per_page: 1000 }).catch(() => undefined);
     await client.listJobs({ limit: 100 });
     expect(attempts).toHaveLength(3);
@@ -102,47 +135,70 @@ describe('the shared table is complete', () => {
   });
 });
 
-describe.each(['verify_single', 'submit_bulk', 'submit_list', 'results', 'list_jobs', 'connection'] as const)('%s', (operation) => {
-  const rows = BAD_INPUTS.filter((r) => r.operation === operation);
-  test.each(rows.map((r) => [r.name, r] as const))('%s: InputError naming the field, nothing sent, ledger unchanged', async (_name, row) => {
-    const requestsBefore = sb.requests.length;
-    const ledgerBefore = sb.ledger();
-    const attempts: string[] = [];
-    const error = await run(row, attempts);
-    expect(error).toBeInstanceOf(InputError);
-    const e = error as InputError;
-    expect(e.field).toBe(row.field);
-    if (row.rule) expect(e.rule).toBe(row.rule);
-    expect(e.message.length).toBeGreaterThan(20);
-    expect(e.message).not.toMatch(/undefined|\[object Object\]|NaN/);
-    assertNoSecrets(e, 'the InputError');
-    expect(attempts).toEqual([]);
-    expect(sb.requests.length).toBe(requestsBefore);
-    expect(sb.ledger()).toEqual(ledgerBefore);
-  });
-});
+describe.each(['verify_single', 'submit_bulk', 'submit_list', 'results', 'list_jobs', 'connection'] as const)(
+  '%s',
+  (operation) => {
+    const rows = BAD_INPUTS.filter((r) => r.operation === operation);
+    test.each(rows.map((r) => [r.name, r] as const))(
+      '%s: InputError naming the field, nothing sent, ledger unchanged',
+      async (_name, row) => {
+        const requestsBefore = sb.requests.length;
+        const ledgerBefore = sb.ledger();
+        const attempts: string[] = [];
+        const error = await run(row, attempts);
+        expect(error).toBeInstanceOf(InputError);
+        const e = error as InputError;
+        expect(e.field).toBe(row.field);
+        if (row.rule) expect(e.rule).toBe(row.rule);
+        expect(e.message.length).toBeGreaterThan(20);
+        expect(e.message).not.toMatch(/undefined|\[object Object\]|NaN/);
+        assertNoSecrets(e, 'the InputError');
+        expect(attempts).toEqual([]);
+        expect(sb.requests.length).toBe(requestsBefore);
+        expect(sb.ledger()).toEqual(ledgerBefore);
+      },
+    );
+  },
+);
 
 describe('the loopback exception for webhook receivers never reaches the real service', () => {
-  const loopbackRows = BAD_INPUTS.filter((r) => r.operation === 'submit_bulk' && r.field === 'webhook_url' && /localhost|127\.0\.0\.1|\[::1\]|::ffff:127/.test(String(r.input.webhook_url)));
-  test.each(loopbackRows.map((r) => [r.name, r] as const))('%s: refused by default when the base URL is not on loopback', async (_name, row) => {
-    const sent: string[] = [];
+  const loopbackRows = BAD_INPUTS.filter(
+    (r) =>
+      r.operation === 'submit_bulk' &&
+      r.field === 'webhook_url' &&
+      /localhost|127\.0\.0\.1|\[::1\]|::ffff:127/.test(String(r.input.webhook_url)),
+  );
+  test.each(loopbackRows.map((r) => [r.name, r] as const))(
+    '%s: refused by default when the base URL is not on loopback',
+    async (_name, row) => {
+      const sent: string[] = [];
+      const client = new EmailVerificationClient({
+        apiKey: 'evf_reliability_offline_key_0001',
+        baseUrl: 'https://api.evf.invalid/api',
+        // Never called when the rule holds; fails loudly instead of touching the network if it is.
+        transport: async (req) => {
+          sent.push(req.url);
+          throw new Error('no request may be sent');
+        },
+        runtime: nodeRuntime,
+      });
+      const error = await client
+        .submitBulk({ emails: ['valid@example.com'], webhook_url: row.input.webhook_url as string })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).field).toBe('webhook_url');
+      expect(sent).toEqual([]);
+    },
+  );
+  test('and plain http to loopback too', async () => {
     const client = new EmailVerificationClient({
       apiKey: 'evf_reliability_offline_key_0001',
       baseUrl: 'https://api.evf.invalid/api',
-      // Never called when the rule holds; fails loudly instead of touching the network if it is.
-      transport: async (req) => {
-        sent.push(req.url);
-        throw new Error('no request may be sent');
-      },
+      transport: async () => ({ status: 500, headers: {}, body: '' }),
       runtime: nodeRuntime,
     });
-    const error = await client.submitBulk({ emails: ['valid@example.com'], webhook_url: row.input.webhook_url as string }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).field).toBe('webhook_url');
-    expect(sent).toEqual([]);
-  });
-  test('and plain http to loopback too', async () => {
-    const client = new EmailVerificationClient({ apiKey: 'evf_reliability_offline_key_0001', baseUrl: 'https://api.evf.invalid/api', transport: async () => ({ status: 500, headers: {}, body: '' }), runtime: nodeRuntime });
-    await expect(client.submitBulk({ emails: ['valid@example.com'], webhook_url: 'http://127.0.0.1:8080/hook' })).rejects.toMatchObject({ field: 'webhook_url' });
+    await expect(
+      client.submitBulk({ emails: ['valid@example.com'], webhook_url: 'http://127.0.0.1:8080/hook' }),
+    ).rejects.toMatchObject({ field: 'webhook_url' });
   });
 });

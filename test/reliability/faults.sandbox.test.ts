@@ -15,13 +15,22 @@ import {
   type ResultRow,
 } from '@evf/client';
 import type { Sandbox } from '@evf/sandbox';
-import { clientFor, countBulkPosts, eventually, freshAccount, recordingRuntime, requestsSince, startFastSandbox } from '../support/sandbox';
+import {
+  clientFor,
+  countBulkPosts,
+  eventually,
+  freshAccount,
+  recordingRuntime,
+  requestsSince,
+  startFastSandbox,
+} from '../support/sandbox';
 import { assertNoSecrets, installSecretGuard } from '../support/secret-guard';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 installSecretGuard();
 
-const emailsOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `valid.${tag}.${i}@example.com`);
+const emailsOf = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `valid.${tag}.${i}@example.com`);
 
 // The fault says "retry in 10 s". Absolute forms are rounded up to a whole second and read by the
 // client after the answer arrives, so they give 10-11 s less the round trip: the 5 s floor leaves a
@@ -45,7 +54,13 @@ describe.each([
     const acct = freshAccount(sb);
     const runtime = recordingRuntime(1000);
     const { client } = clientFor(sb, acct.apiKey, { runtime });
-    sb.faults.failNext({ path: '/v1/verify/bulk', method: 'POST', status: 429, count: 2, retryAfterSeconds: 10 });
+    sb.faults.failNext({
+      path: '/v1/verify/bulk',
+      method: 'POST',
+      status: 429,
+      count: 2,
+      retryAfterSeconds: 10,
+    });
     const from = sb.requests.length;
     const sub = await client.submitBulk({ emails: emailsOf(7, 'ratelimited') });
     expect(countBulkPosts(requestsSince(sb, from))).toBe(3);
@@ -74,7 +89,13 @@ describe.each([
     const acct = freshAccount(sb);
     const runtime = recordingRuntime(1000);
     const { client } = clientFor(sb, acct.apiKey, { runtime });
-    sb.faults.failNext({ path: '/v1/verify/bulk', method: 'POST', status: 429, count: 1, retryAfterSeconds: 600 });
+    sb.faults.failNext({
+      path: '/v1/verify/bulk',
+      method: 'POST',
+      status: 429,
+      count: 1,
+      retryAfterSeconds: 600,
+    });
     const from = sb.requests.length;
     const error = await client.submitBulk({ emails: emailsOf(3, 'longwait') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -88,7 +109,7 @@ describe.each([
     assertNoSecrets(error, 'RateLimitError');
   });
 
-  test("a real allowance 429 (starter plan: 10,000 per hour and per day) names the reset in this form and charges nothing", async () => {
+  test('a real allowance 429 (starter plan: 10,000 per hour and per day) names the reset in this form and charges nothing', async () => {
     const acct = sb.addAccount({ plan: 'starter', credits: 20_000 });
     const runtime = recordingRuntime(1000);
     const { client } = clientFor(sb, acct.apiKey, { runtime });
@@ -106,59 +127,62 @@ describe.each([
   });
 });
 
-describe.each(['delta-seconds', 'http-date'] as const)('503: new jobs paused, Retry-After as %s', (format) => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await startFastSandbox({ timeScale: 1, retryAfterFormat: format });
-  });
-  afterEach(() => sb.faults.clear());
-  afterAll(() => sb.close());
+describe.each(['delta-seconds', 'http-date'] as const)(
+  '503: new jobs paused, Retry-After as %s',
+  (format) => {
+    let sb: Sandbox;
+    beforeAll(async () => {
+      sb = await startFastSandbox({ timeScale: 1, retryAfterFormat: format });
+    });
+    afterEach(() => sb.faults.clear());
+    afterAll(() => sb.close());
 
-  test('the client waits the stated time and the resumed service takes the list once', async () => {
-    const acct = freshAccount(sb);
-    // The pause ends while the client sleeps, as a maintenance window would.
-    const runtime = recordingRuntime(1000, () => sb.faults.resumeNewJobs());
-    const { client } = clientFor(sb, acct.apiKey, { runtime });
-    sb.faults.pauseNewJobs({ retryAfterSeconds: 10 });
-    const from = sb.requests.length;
-    const sub = await client.submitBulk({ emails: emailsOf(5, 'paused') });
-    expect(countBulkPosts(requestsSince(sb, from))).toBe(2);
-    expect(runtime.sleeps).toHaveLength(1);
-    if (format === 'delta-seconds') expect(runtime.sleeps[0]).toBe(10_000);
-    else {
-      // An HTTP date: 10-11 s, less however long the answer took to be read.
-      expect(runtime.sleeps[0]).toBeGreaterThanOrEqual(5_000);
-      expect(runtime.sleeps[0]).toBeLessThanOrEqual(11_000);
-    }
-    expect((await client.listJobs()).jobs.map((j) => j.job_id)).toEqual([sub.job_id]);
-    expect(sb.ledger(acct.accountId)).toMatchObject({ charged: 5 });
-  });
+    test('the client waits the stated time and the resumed service takes the list once', async () => {
+      const acct = freshAccount(sb);
+      // The pause ends while the client sleeps, as a maintenance window would.
+      const runtime = recordingRuntime(1000, () => sb.faults.resumeNewJobs());
+      const { client } = clientFor(sb, acct.apiKey, { runtime });
+      sb.faults.pauseNewJobs({ retryAfterSeconds: 10 });
+      const from = sb.requests.length;
+      const sub = await client.submitBulk({ emails: emailsOf(5, 'paused') });
+      expect(countBulkPosts(requestsSince(sb, from))).toBe(2);
+      expect(runtime.sleeps).toHaveLength(1);
+      if (format === 'delta-seconds') expect(runtime.sleeps[0]).toBe(10_000);
+      else {
+        // An HTTP date: 10-11 s, less however long the answer took to be read.
+        expect(runtime.sleeps[0]).toBeGreaterThanOrEqual(5_000);
+        expect(runtime.sleeps[0]).toBeLessThanOrEqual(11_000);
+      }
+      expect((await client.listJobs()).jobs.map((j) => j.job_id)).toEqual([sub.job_id]);
+      expect(sb.ledger(acct.accountId)).toMatchObject({ charged: 5 });
+    });
 
-  test('a pause that outlasts the retries ends in ServiceUnavailableError with nothing charged', async () => {
-    const acct = freshAccount(sb);
-    const runtime = recordingRuntime(1000);
-    const { client } = clientFor(sb, acct.apiKey, { runtime });
-    sb.faults.pauseNewJobs({ retryAfterSeconds: 1 });
-    const from = sb.requests.length;
-    const error = await client.submitBulk({ emails: emailsOf(5, 'stillpaused') }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
-    expect(countBulkPosts(requestsSince(sb, from))).toBe(4); // first try + 3 retries
-    expect(sb.ledger(acct.accountId)).toMatchObject({ charged: 0, credits: 1_000_000 });
-    expect((await client.listJobs()).jobs).toEqual([]);
-  });
+    test('a pause that outlasts the retries ends in ServiceUnavailableError with nothing charged', async () => {
+      const acct = freshAccount(sb);
+      const runtime = recordingRuntime(1000);
+      const { client } = clientFor(sb, acct.apiKey, { runtime });
+      sb.faults.pauseNewJobs({ retryAfterSeconds: 1 });
+      const from = sb.requests.length;
+      const error = await client.submitBulk({ emails: emailsOf(5, 'stillpaused') }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect(countBulkPosts(requestsSince(sb, from))).toBe(4); // first try + 3 retries
+      expect(sb.ledger(acct.accountId)).toMatchObject({ charged: 0, credits: 1_000_000 });
+      expect((await client.listJobs()).jobs).toEqual([]);
+    });
 
-  test('a long pause is thrown at once with its wait, for the platform to reschedule', async () => {
-    const acct = freshAccount(sb);
-    const runtime = recordingRuntime(1000);
-    const { client } = clientFor(sb, acct.apiKey, { runtime });
-    sb.faults.pauseNewJobs({ retryAfterSeconds: 900 });
-    const error = await client.submitBulk({ emails: emailsOf(2, 'longpause') }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceUnavailableError);
-    expect((error as ServiceUnavailableError).retryAfterMs).toBeGreaterThan(890_000);
-    expect(runtime.sleeps).toEqual([]);
-    expect(sb.ledger(acct.accountId).charged).toBe(0);
-  });
-});
+    test('a long pause is thrown at once with its wait, for the platform to reschedule', async () => {
+      const acct = freshAccount(sb);
+      const runtime = recordingRuntime(1000);
+      const { client } = clientFor(sb, acct.apiKey, { runtime });
+      sb.faults.pauseNewJobs({ retryAfterSeconds: 900 });
+      const error = await client.submitBulk({ emails: emailsOf(2, 'longpause') }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect((error as ServiceUnavailableError).retryAfterMs).toBeGreaterThan(890_000);
+      expect(runtime.sleeps).toEqual([]);
+      expect(sb.ledger(acct.accountId).charged).toBe(0);
+    });
+  },
+);
 
 describe('reading a finished job of 2,500 rows through faults (5 pages of 500)', () => {
   let sb: Sandbox;
@@ -170,7 +194,18 @@ describe('reading a finished job of 2,500 rows through faults (5 pages of 500)',
     acct = freshAccount(sb);
     const { client } = clientFor(sb, acct.apiKey);
     // A mix of outcomes, so the rows are not all alike.
-    const kinds = ['valid', 'invalid', 'catchall', 'unknown', 'info', 'temp', 'trap', 'full', 'disabled', 'notverified'];
+    const kinds = [
+      'valid',
+      'invalid',
+      'catchall',
+      'unknown',
+      'info',
+      'temp',
+      'trap',
+      'full',
+      'disabled',
+      'notverified',
+    ];
     expected = Array.from({ length: 2500 }, (_, i) => `${kinds[i % kinds.length]}.${i}@example.com`);
     jobId = (await client.submitList({ emails: expected })).jobs[0]!.job_id;
     await client.waitForJob(jobId);
@@ -187,7 +222,8 @@ describe('reading a finished job of 2,500 rows through faults (5 pages of 500)',
       },
     });
     const rows: ResultRow[] = [];
-    for await (const row of client.results(jobId, { pageSize: 500, timeoutMs: options.timeoutMs })) rows.push(row);
+    for await (const row of client.results(jobId, { pageSize: 500, timeoutMs: options.timeoutMs }))
+      rows.push(row);
     return { rows, attempts: attempts.filter((a) => a.endsWith('/results')) };
   }
 
@@ -201,22 +237,28 @@ describe('reading a finished job of 2,500 rows through faults (5 pages of 500)',
     expect(attempts).toHaveLength(5);
   });
 
-  test.each([500, 502, 503, 504, 429])('HTTP %i on pages 2 and 4 (twice on page 4): retried, every row exactly once', async (status) => {
-    const { rows, attempts } = await readWith((n) => {
-      if (n === 2) sb.faults.failNext({ path: /\/results$/, status, retryAfterSeconds: 1 });
-      if (n === 4) sb.faults.failNext({ path: /\/results$/, status, count: 2, retryAfterSeconds: 1 });
-    });
-    expectEveryRowOnce(rows);
-    expect(attempts).toHaveLength(5 + 3);
-  });
+  test.each([500, 502, 503, 504, 429])(
+    'HTTP %i on pages 2 and 4 (twice on page 4): retried, every row exactly once',
+    async (status) => {
+      const { rows, attempts } = await readWith((n) => {
+        if (n === 2) sb.faults.failNext({ path: /\/results$/, status, retryAfterSeconds: 1 });
+        if (n === 4) sb.faults.failNext({ path: /\/results$/, status, count: 2, retryAfterSeconds: 1 });
+      });
+      expectEveryRowOnce(rows);
+      expect(attempts).toHaveLength(5 + 3);
+    },
+  );
 
-  test.each(['before-response', 'mid-body'] as const)('connection dropped %s on pages 3 and 5: retried, every row exactly once', async (drop) => {
-    const { rows, attempts } = await readWith((n) => {
-      if (n === 3 || n === 5) sb.faults.failNext({ path: /\/results$/, drop });
-    });
-    expectEveryRowOnce(rows);
-    expect(attempts).toHaveLength(5 + 2);
-  });
+  test.each(['before-response', 'mid-body'] as const)(
+    'connection dropped %s on pages 3 and 5: retried, every row exactly once',
+    async (drop) => {
+      const { rows, attempts } = await readWith((n) => {
+        if (n === 3 || n === 5) sb.faults.failNext({ path: /\/results$/, drop });
+      });
+      expectEveryRowOnce(rows);
+      expect(attempts).toHaveLength(5 + 2);
+    },
+  );
 
   test('a page slower than the per-attempt timeout is asked again; every row exactly once', async () => {
     // The timeout applies to every page: 1 s leaves the ordinary pages a wide margin on a loaded machine.
@@ -268,7 +310,10 @@ describe('bulk POSTs that may have reached the service are never sent again', ()
   test.each([
     ['500 after the job was created', { status: 500, when: 'after' as const }],
     ['500 before anything was done', { status: 500, when: 'before' as const }],
-    ['connection dropped after the job was created', { drop: 'before-response' as const, when: 'after' as const }],
+    [
+      'connection dropped after the job was created',
+      { drop: 'before-response' as const, when: 'after' as const },
+    ],
     ['answer cut mid-body after the job was created', { drop: 'mid-body' as const, when: 'after' as const }],
   ])('%s: SubmissionUncertainError, one POST, at most one job', async (_name, fault) => {
     const acct = freshAccount(sb);
@@ -290,7 +335,9 @@ describe('bulk POSTs that may have reached the service are never sent again', ()
     // machine), and it is then held 2 s.
     sb.faults.slow({ path: '/v1/verify/bulk', delayMs: 2_000, count: 1 });
     const from = sb.requests.length;
-    const error = await client.submitBulk({ emails: emailsOf(3, 'slowpost') }, { timeoutMs: 1_000 }).catch((e: unknown) => e);
+    const error = await client
+      .submitBulk({ emails: emailsOf(3, 'slowpost') }, { timeoutMs: 1_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubmissionUncertainError);
     // Let the held request finish on the service side before counting. It arrived before the timeout,
     // so its hold ends at most 3 s after the send, and this timer expires no earlier: timers fire in order.
@@ -328,12 +375,24 @@ describe('a job that fails midway', () => {
       for await (const row of client.results(jobId, { pageSize: 128 })) rows.push(row);
       expect(rows.map((r) => r.email)).toEqual(emails.slice(0, 300));
 
-      const unknownRows = rows.filter((r) => ['unknown', 'not_verified'].includes(r.details.primary_label)).length;
+      const unknownRows = rows.filter((r) =>
+        ['unknown', 'not_verified'].includes(r.details.primary_label),
+      ).length;
       expect(unknownRows).toBe(120);
-      expect(sb.ledger(acct.accountId)).toEqual({ charged: 1000, refunded: 700 + unknownRows, credits: 1_000_000 - 1000 + 700 + unknownRows });
+      expect(sb.ledger(acct.accountId)).toEqual({
+        charged: 1000,
+        refunded: 700 + unknownRows,
+        credits: 1_000_000 - 1000 + 700 + unknownRows,
+      });
 
       await eventually(() => receiver.events.length === 1);
-      expect(receiver.events[0]!.body).toMatchObject({ event: 'job.failed', status: 'failed', job_id: jobId, processed_emails: 300, error: job.error });
+      expect(receiver.events[0]!.body).toMatchObject({
+        event: 'job.failed',
+        status: 'failed',
+        job_id: jobId,
+        processed_emails: 300,
+        error: job.error,
+      });
     } finally {
       await receiver.close();
     }
@@ -354,9 +413,14 @@ describe('a webhook receiver that is down', () => {
     try {
       flaky.failNext(4);
       dead.failNext(1000);
-      const a = (await client.submitList({ emails: ['valid.flaky@example.com'], webhook_url: flaky.url })).jobs[0]!.job_id;
-      const b = (await client.submitList({ emails: ['valid.dead@example.com'], webhook_url: dead.url })).jobs[0]!.job_id;
-      await eventually(() => sb.webhookAttempts.filter((x) => x.jobId === a || x.jobId === b).length >= 10, 20_000);
+      const a = (await client.submitList({ emails: ['valid.flaky@example.com'], webhook_url: flaky.url }))
+        .jobs[0]!.job_id;
+      const b = (await client.submitList({ emails: ['valid.dead@example.com'], webhook_url: dead.url }))
+        .jobs[0]!.job_id;
+      await eventually(
+        () => sb.webhookAttempts.filter((x) => x.jobId === a || x.jobId === b).length >= 10,
+        20_000,
+      );
       await sb.webhooksIdle();
 
       const forA = sb.webhookAttempts.filter((x) => x.jobId === a);
@@ -392,7 +456,9 @@ describe('the 30 s single-verification timeout', () => {
     const acct = freshAccount(sb);
     const { client } = clientFor(sb, acct.apiKey);
     const from = sb.requests.length;
-    const error = await client.verifySingle({ email: 'slow.mailserver@example.com' }).catch((e: unknown) => e);
+    const error = await client
+      .verifySingle({ email: 'slow.mailserver@example.com' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VerificationTimeoutError);
     expect((error as VerificationTimeoutError).status).toBe(408);
     expect(requestsSince(sb, from)).toEqual(['POST /v1/verify/single']);
@@ -407,7 +473,9 @@ describe('the 30 s single-verification timeout', () => {
     const acct = freshAccount(sb);
     const { client } = clientFor(sb, acct.apiKey);
     const from = sb.requests.length;
-    const error = await client.verifySingle({ email: 'slow.again@example.com' }, { timeoutMs: 50 }).catch((e: unknown) => e);
+    const error = await client
+      .verifySingle({ email: 'slow.again@example.com' }, { timeoutMs: 50 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VerificationUncertainError);
     expect((error as VerificationUncertainError).cause).toBeInstanceOf(RequestTimeoutError);
     expect(requestsSince(sb, from)).toEqual(['POST /v1/verify/single']);

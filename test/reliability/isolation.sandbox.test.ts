@@ -5,7 +5,13 @@
  * (DNS rebinding) is never connected to. The injected resolver keeps every address off the network:
  * no delivery in this file goes anywhere but loopback.
  */
-import { AuthenticationError, EmailVerificationClient, InputError, NotFoundError, type EvfError } from '@evf/client';
+import {
+  AuthenticationError,
+  EmailVerificationClient,
+  InputError,
+  NotFoundError,
+  type EvfError,
+} from '@evf/client';
 import { acceleratedRuntime, fetchTransport } from '@evf/client/node';
 import type { Sandbox } from '@evf/sandbox';
 import { clientFor, eventually, SPEED, startFastSandbox } from '../support/sandbox';
@@ -32,7 +38,14 @@ describe('keys', () => {
   let jobId: string;
   beforeAll(async () => {
     sb = await startFastSandbox({
-      accounts: [{ id: 'acct_keys', plan: 'pro', credits: 5000, keys: [{ id: 'key_main' }, { id: 'key_spare' }, { id: 'key_doomed' }] }],
+      accounts: [
+        {
+          id: 'acct_keys',
+          plan: 'pro',
+          credits: 5000,
+          keys: [{ id: 'key_main' }, { id: 'key_spare' }, { id: 'key_doomed' }],
+        },
+      ],
     });
     jobId = (await clientFor(sb).client.submitBulk({ emails: ['valid.seed@example.com'] })).job_id;
   });
@@ -56,7 +69,12 @@ describe('keys', () => {
   }
 
   test('no key at all (a transport that adds none): 401 on every endpoint, nothing charged', async () => {
-    const client = new EmailVerificationClient({ authenticatedByTransport: true, baseUrl: sb.baseUrl, transport: fetchTransport, runtime: acceleratedRuntime(SPEED) });
+    const client = new EmailVerificationClient({
+      authenticatedByTransport: true,
+      baseUrl: sb.baseUrl,
+      transport: fetchTransport,
+      runtime: acceleratedRuntime(SPEED),
+    });
     await expect401Everywhere(client);
   });
 
@@ -71,7 +89,9 @@ describe('keys', () => {
     await main.revokeKey('key_doomed');
     await expect401Everywhere(doomed);
     expect((await main.getJob(jobId)).job_id).toBe(jobId);
-    expect((await clientFor(sb, keyOf('key_spare')).client.listJobs()).jobs.map((j) => j.job_id)).toContain(jobId);
+    expect((await clientFor(sb, keyOf('key_spare')).client.listJobs()).jobs.map((j) => j.job_id)).toContain(
+      jobId,
+    );
   });
 });
 
@@ -90,7 +110,9 @@ describe('accounts', () => {
   test("one account can't see, read or revoke another's jobs and keys (404, as if they did not exist)", async () => {
     const a = clientFor(sb, sb.credentials('acct_a').apiKey).client;
     const b = clientFor(sb, sb.credentials('acct_b').apiKey).client;
-    const jobId = (await a.submitList({ emails: ['valid.private1@example.com', 'valid.private2@example.com'] })).jobs[0]!.job_id;
+    const jobId = (
+      await a.submitList({ emails: ['valid.private1@example.com', 'valid.private2@example.com'] })
+    ).jobs[0]!.job_id;
     await a.waitForJob(jobId);
     const ledgerB = sb.ledger('acct_b');
 
@@ -98,13 +120,22 @@ describe('accounts', () => {
     for (const [name, run] of [
       ['getJob', () => b.getJob(jobId)],
       ['getResultsPage', () => b.getResultsPage(jobId, { per_page: 1000 })],
-      ['results()', async () => {
-        for await (const row of b.results(jobId)) void row;
-      }],
+      [
+        'results()',
+        async () => {
+          for await (const row of b.results(jobId)) void row;
+        },
+      ],
       ['waitForJob', () => b.waitForJob(jobId)],
       ["revokeKey (A's key id)", () => b.revokeKey('key_a')],
     ] as const) {
-      failures.push([name, await (run as () => Promise<unknown>)().then(() => 'allowed', (e: unknown) => e)]);
+      failures.push([
+        name,
+        await (run as () => Promise<unknown>)().then(
+          () => 'allowed',
+          (e: unknown) => e,
+        ),
+      ]);
     }
     for (const [name, error] of failures) {
       expect([name, error]).toEqual([name, expect.any(NotFoundError)]);
@@ -150,17 +181,25 @@ describe('webhook URLs are checked again before every delivery', () => {
     ['IPv4-mapped private', ['::ffff:10.0.0.1']],
     ['one private among public ones', [PUBLIC, '10.0.0.1']],
     ['no longer resolving', []],
-  ])('a host public at submission that resolves to %s at delivery is refused at all five attempts, never connected to', async (_name, later) => {
-    const host = `rebind-${plan.size}.hooks-example.com`;
-    plan.set(host, { atSubmission: [PUBLIC], later, calls: 0 });
-    const { client } = clientFor(sb);
-    const jobId = (await client.submitBulk({ emails: ['valid.rebind@example.com'], webhook_url: `https://${host}/evf/done` })).job_id;
-    await eventually(() => sb.webhookAttempts.filter((a) => a.jobId === jobId).length === 5);
-    const attempts = sb.webhookAttempts.filter((a) => a.jobId === jobId);
-    expect(attempts.map((a) => a.outcome)).toEqual(Array(5).fill('refused_url'));
-    expect(attempts.every((a) => a.status === undefined)).toBe(true);
-    expect(plan.get(host)!.calls).toBe(6); // once at submission, once before each of the five attempts
-  });
+  ])(
+    'a host public at submission that resolves to %s at delivery is refused at all five attempts, never connected to',
+    async (_name, later) => {
+      const host = `rebind-${plan.size}.hooks-example.com`;
+      plan.set(host, { atSubmission: [PUBLIC], later, calls: 0 });
+      const { client } = clientFor(sb);
+      const jobId = (
+        await client.submitBulk({
+          emails: ['valid.rebind@example.com'],
+          webhook_url: `https://${host}/evf/done`,
+        })
+      ).job_id;
+      await eventually(() => sb.webhookAttempts.filter((a) => a.jobId === jobId).length === 5);
+      const attempts = sb.webhookAttempts.filter((a) => a.jobId === jobId);
+      expect(attempts.map((a) => a.outcome)).toEqual(Array(5).fill('refused_url'));
+      expect(attempts.every((a) => a.status === undefined)).toBe(true);
+      expect(plan.get(host)!.calls).toBe(6); // once at submission, once before each of the five attempts
+    },
+  );
 
   test('control: the same recheck lets a receiver through while it stays where it was, and refuses it once it moves', async () => {
     const receiver = await startWebhookReceiver([sb.webhookSecret]);
@@ -171,9 +210,12 @@ describe('webhook URLs are checked again before every delivery', () => {
       const kept = (await client.submitBulk({ emails: ['valid.kept@example.com'], webhook_url: url })).job_id;
       await eventually(() => receiver.events.some((e) => e.jobId === kept));
       plan.get('localhost')!.later = ['10.0.0.9'];
-      const moved = (await client.submitBulk({ emails: ['valid.moved@example.com'], webhook_url: url })).job_id;
+      const moved = (await client.submitBulk({ emails: ['valid.moved@example.com'], webhook_url: url }))
+        .job_id;
       await eventually(() => sb.webhookAttempts.filter((a) => a.jobId === moved).length === 5);
-      expect(sb.webhookAttempts.filter((a) => a.jobId === moved).map((a) => a.outcome)).toEqual(Array(5).fill('refused_url'));
+      expect(sb.webhookAttempts.filter((a) => a.jobId === moved).map((a) => a.outcome)).toEqual(
+        Array(5).fill('refused_url'),
+      );
       expect(receiver.events.map((e) => e.jobId)).toEqual([kept]);
     } finally {
       await receiver.close();
@@ -189,7 +231,9 @@ describe('webhook URLs are checked again before every delivery', () => {
       runtime: { ...acceleratedRuntime(SPEED), lookup: async () => ['10.1.2.3'] },
       webhookUrl: { resolveHost: true, allowLoopbackHttp: false },
     });
-    const error = (await client.submitBulk({ emails: ['valid.x@example.com'], webhook_url: 'https://internal.hooks-example.com/x' }).catch((e: unknown) => e)) as EvfError;
+    const error = (await client
+      .submitBulk({ emails: ['valid.x@example.com'], webhook_url: 'https://internal.hooks-example.com/x' })
+      .catch((e: unknown) => e)) as EvfError;
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).field).toBe('webhook_url');
     expect(sb.requests.length).toBe(from);

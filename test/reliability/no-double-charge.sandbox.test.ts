@@ -17,7 +17,14 @@ import {
 } from '@evf/client';
 import type { FailNextSpec, Sandbox } from '@evf/sandbox';
 import { fcParams } from '../support/arbitraries';
-import { clientFor, countBulkPosts, eventually, freshAccount, requestsSince, startFastSandbox } from '../support/sandbox';
+import {
+  clientFor,
+  countBulkPosts,
+  eventually,
+  freshAccount,
+  requestsSince,
+  startFastSandbox,
+} from '../support/sandbox';
 import { installSecretGuard } from '../support/secret-guard';
 
 installSecretGuard();
@@ -36,7 +43,9 @@ async function jobsOf(client: EmailVerificationClient): Promise<number[]> {
 }
 
 /** Submits THREE once through a fresh account with `fault` armed, and returns what happened. */
-async function submitWith(fault: FailNextSpec): Promise<{ error: unknown; posts: number; jobs: number[]; charged: number }> {
+async function submitWith(
+  fault: FailNextSpec,
+): Promise<{ error: unknown; posts: number; jobs: number[]; charged: number }> {
   const acct = freshAccount(sb);
   const { client } = clientFor(sb, acct.apiKey);
   sb.faults.failNext({ path: '/v1/verify/bulk', method: 'POST', ...fault });
@@ -45,14 +54,22 @@ async function submitWith(fault: FailNextSpec): Promise<{ error: unknown; posts:
     () => undefined,
     (e: unknown) => e,
   );
-  return { error, posts: countBulkPosts(requestsSince(sb, from)), jobs: await jobsOf(client), charged: sb.ledger(acct.accountId).charged };
+  return {
+    error,
+    posts: countBulkPosts(requestsSince(sb, from)),
+    jobs: await jobsOf(client),
+    charged: sb.ledger(acct.accountId).charged,
+  };
 }
 
 describe('a bulk POST whose answer does not prove a refusal is never resent', () => {
   test.each<[string, FailNextSpec]>([
     ['a gateway 503 page after the job was created (HTML, no Retry-After)', { status: 503, when: 'after' }],
     ['a 429 arriving after the job was created', { status: 429, when: 'after' }],
-    ['a gateway 503 page before the service saw it (the client cannot know that)', { status: 503, from: 'gateway' }],
+    [
+      'a gateway 503 page before the service saw it (the client cannot know that)',
+      { status: 503, from: 'gateway' },
+    ],
     ['a 502 from a gateway after creation', { status: 502, when: 'after' }],
     ['a 202 cut off mid-body', { drop: 'mid-body' }],
     ['the connection dropped after the job was created', { drop: 'before-response', when: 'after' }],
@@ -113,7 +130,9 @@ describe('a bulk POST whose answer does not prove a refusal is never resent', ()
     const { client, attempts } = clientFor(sb, acct.apiKey);
     const controller = new AbortController();
     controller.abort();
-    await expect(client.submitList({ emails: THREE }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(client.submitList({ emails: THREE }, { signal: controller.signal })).rejects.toBeInstanceOf(
+      AbortedError,
+    );
     expect(attempts.filter((a) => a.startsWith('POST'))).toEqual([]);
   });
 });
@@ -141,8 +160,17 @@ describe('revoking the key the client itself uses', () => {
     const acct = freshAccount(sb);
     const keyId = sb.apiKeys(acct.accountId)[0]!.keyId;
     const { client, attempts } = clientFor(sb, acct.apiKey);
-    sb.faults.failNext({ path: `/v1/keys/${keyId}`, method: 'DELETE', drop: 'before-response', when: 'after' });
-    await expect(client.revokeKey(keyId)).resolves.toEqual({ key_id: keyId, revoked: true, confirmedBy: 'own-key-refused' });
+    sb.faults.failNext({
+      path: `/v1/keys/${keyId}`,
+      method: 'DELETE',
+      drop: 'before-response',
+      when: 'after',
+    });
+    await expect(client.revokeKey(keyId)).resolves.toEqual({
+      key_id: keyId,
+      revoked: true,
+      confirmedBy: 'own-key-refused',
+    });
     expect(attempts.filter((a) => a.startsWith('DELETE'))).toHaveLength(2);
     expect(sb.apiKeys(acct.accountId)[0]!.revoked).toBe(true);
   });
@@ -187,12 +215,16 @@ test(`random faults on every bulk POST of a split list (${RUNS} runs): credits c
           () => undefined,
           (e: unknown) => e,
         );
-        if (error !== undefined) expect([SubmissionUncertainError, PartialSubmissionError].some((c) => error instanceof c)).toBe(true);
+        if (error !== undefined)
+          expect([SubmissionUncertainError, PartialSubmissionError].some((c) => error instanceof c)).toBe(
+            true,
+          );
         await sb.webhooksIdle();
         const held = (await client.listJobs({ limit: 100 })).jobs;
         const addresses = new Map<string, number>();
         for (const job of held) {
-          for await (const row of client.results(job.job_id)) addresses.set(row.email, (addresses.get(row.email) ?? 0) + 1);
+          for await (const row of client.results(job.job_id))
+            addresses.set(row.email, (addresses.get(row.email) ?? 0) + 1);
         }
         expect([...addresses.values()].every((n) => n === 1)).toBe(true);
         expect(sb.ledger(acct.accountId).charged).toBe(held.reduce((n, j) => n + j.total_emails, 0));

@@ -36,7 +36,9 @@ test.each(FIRST_MALFORMED.map((bad) => [JSON.stringify(bad.slice(0, 24)), bad] a
       for (const emails of [line, [line, 'valid.other.row@example.com']]) {
         const sub = await client.submitList({ emails });
         expect(sub.preflight.malformed.map((m) => m.email)).toEqual([bad]);
-        expect(sub.preflight.unique).toEqual(expect.arrayContaining(['valid.after.one@example.com', 'valid.after.two@example.com']));
+        expect(sub.preflight.unique).toEqual(
+          expect.arrayContaining(['valid.after.one@example.com', 'valid.after.two@example.com']),
+        );
       }
     }
   },
@@ -44,7 +46,9 @@ test.each(FIRST_MALFORMED.map((bad) => [JSON.stringify(bad.slice(0, 24)), bad] a
 
 test('control: the same line with the malformed address last already works', async () => {
   const { client } = clientFor(sb);
-  const sub = await client.submitList({ emails: 'valid.after.one@example.com, valid.after.two@example.com, two@@example.com' });
+  const sub = await client.submitList({
+    emails: 'valid.after.one@example.com, valid.after.two@example.com, two@@example.com',
+  });
   expect(sub.preflight.unique).toEqual(['valid.after.one@example.com', 'valid.after.two@example.com']);
   expect(sub.preflight.malformed.map((m) => m.email)).toEqual(['two@@example.com']);
 });

@@ -20,7 +20,11 @@ const MAX_FAULTS = 6;
 let sb: Sandbox;
 beforeAll(async () => {
   // Delta-seconds resets: an accelerated client clock reads absolute reset times as "no wait".
-  sb = await startFastSandbox({ timeScale: 1 / SPEED, queueDelayMs: 100, rateLimitResetFormat: 'delta-seconds' });
+  sb = await startFastSandbox({
+    timeScale: 1 / SPEED,
+    queueDelayMs: 100,
+    rateLimitResetFormat: 'delta-seconds',
+  });
 });
 afterAll(() => sb.close());
 
@@ -50,7 +54,11 @@ test(`random lists under random fault schedules (${RUNS} runs): exactly once, cr
         expect(statuses.every((s) => s === 'completed')).toBe(true);
         expect(rows.map((r) => r.email)).toEqual(expected);
         const refunds = rows.filter((r) => REFUNDED_LABELS.includes(r.details.primary_label)).length;
-        expect(sb.ledger(acct.accountId)).toEqual({ charged: expected.length, refunded: refunds, credits: 10_000 - expected.length + refunds });
+        expect(sb.ledger(acct.accountId)).toEqual({
+          charged: expected.length,
+          refunded: refunds,
+          credits: 10_000 - expected.length + refunds,
+        });
 
         const refusals = schedule.filter((f) => f.target === 'bulk').length;
         const jobsOnService = (await client.listJobs({ limit: 100 })).jobs.length;

@@ -25,25 +25,34 @@ test(`random lists (${RUNS} runs): every unique valid address verified and read 
   let runs = 0;
   let addresses = 0;
   await fc.assert(
-    fc.asyncProperty(listInput, fc.integer({ min: 3, max: 25 }), fc.integer({ min: 1, max: 12 }), async ({ list, input }, maxPerJob, perPage) => {
-      runs++;
-      const acct = freshAccount(sb, 10_000);
-      const from = sb.requests.length;
-      const client = journeyClient(sb, acct.apiKey, SPEED, 3);
-      const { submission, rows, statuses } = await verifyListJourney(client, input, { maxPerJob, perPage });
-      const expected = expectedUnique(list);
-      addresses += expected.length;
+    fc.asyncProperty(
+      listInput,
+      fc.integer({ min: 3, max: 25 }),
+      fc.integer({ min: 1, max: 12 }),
+      async ({ list, input }, maxPerJob, perPage) => {
+        runs++;
+        const acct = freshAccount(sb, 10_000);
+        const from = sb.requests.length;
+        const client = journeyClient(sb, acct.apiKey, SPEED, 3);
+        const { submission, rows, statuses } = await verifyListJourney(client, input, { maxPerJob, perPage });
+        const expected = expectedUnique(list);
+        addresses += expected.length;
 
-      expect(statuses.every((s) => s === 'completed')).toBe(true);
-      expect(rows.map((r) => r.email)).toEqual(expected);
-      expect(rows.every((r) => typeof r.details?.primary_label === 'string')).toBe(true);
-      expect(submission.jobs).toHaveLength(Math.ceil(expected.length / maxPerJob));
-      expect(submission.creditsUsed).toBe(expected.length);
+        expect(statuses.every((s) => s === 'completed')).toBe(true);
+        expect(rows.map((r) => r.email)).toEqual(expected);
+        expect(rows.every((r) => typeof r.details?.primary_label === 'string')).toBe(true);
+        expect(submission.jobs).toHaveLength(Math.ceil(expected.length / maxPerJob));
+        expect(submission.creditsUsed).toBe(expected.length);
 
-      const refunds = rows.filter((r) => REFUNDED_LABELS.includes(r.details.primary_label)).length;
-      expect(sb.ledger(acct.accountId)).toEqual({ charged: expected.length, refunded: refunds, credits: 10_000 - expected.length + refunds });
-      expect(countBulkPosts(requestsSince(sb, from))).toBe(submission.jobs.length);
-    }),
+        const refunds = rows.filter((r) => REFUNDED_LABELS.includes(r.details.primary_label)).length;
+        expect(sb.ledger(acct.accountId)).toEqual({
+          charged: expected.length,
+          refunded: refunds,
+          credits: 10_000 - expected.length + refunds,
+        });
+        expect(countBulkPosts(requestsSince(sb, from))).toBe(submission.jobs.length);
+      },
+    ),
     fcParams(RUNS, 0),
   );
   expect(runs).toBeGreaterThanOrEqual(RUNS);

@@ -6,7 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ApiError } from '@evf/client';
-import { assertNoSecrets, findSecrets, installSecretGuard, OutputCapture, registerSecret, scanForSecrets } from '../support/secret-guard';
+import {
+  assertNoSecrets,
+  findSecrets,
+  installSecretGuard,
+  OutputCapture,
+  registerSecret,
+  scanForSecrets,
+} from '../support/secret-guard';
 
 installSecretGuard();
 
@@ -21,7 +28,9 @@ describe('finding secrets', () => {
   test('registered values and credential shapes are found; the finding never repeats them', () => {
     const text = `a ${key} b ${secret} c ${shortSeeded} d`;
     const findings = findSecrets(text, 'sample');
-    expect(findings.map((f) => f.offset)).toEqual(expect.arrayContaining([2, text.indexOf(secret), text.indexOf(shortSeeded)]));
+    expect(findings.map((f) => f.offset)).toEqual(
+      expect.arrayContaining([2, text.indexOf(secret), text.indexOf(shortSeeded)]),
+    );
     const shown = JSON.stringify(findings);
     expect(shown).not.toContain(key);
     expect(shown).not.toContain(secret);
@@ -29,14 +38,24 @@ describe('finding secrets', () => {
   });
 
   test('prose about keys is not a key', () => {
-    expect(findSecrets('Keys start with evf_; secrets with whsec_. Key id key_ab12, job job_7f3c2a9e41b84d05.')).toEqual([]);
+    expect(
+      findSecrets('Keys start with evf_; secrets with whsec_. Key id key_ab12, job job_7f3c2a9e41b84d05.'),
+    ).toEqual([]);
   });
 
   test('errors are scanned through message, stack, cause and body', () => {
     const inner = new Error(`upstream said ${secret}`);
     const wrapped = new Error('outer', { cause: inner });
-    expect(scanForSecrets(wrapped, 'error').map((f) => f.where)).toEqual(expect.arrayContaining(['error.cause.message']));
-    const api = new ApiError({ status: 400, body: { error: { echo: key } }, headers: {}, method: 'GET', path: '/v1/x' });
+    expect(scanForSecrets(wrapped, 'error').map((f) => f.where)).toEqual(
+      expect.arrayContaining(['error.cause.message']),
+    );
+    const api = new ApiError({
+      status: 400,
+      body: { error: { echo: key } },
+      headers: {},
+      method: 'GET',
+      path: '/v1/x',
+    });
     expect(() => assertNoSecrets(api, 'api error')).toThrow(/api error\.body\.error\.echo/);
     expect(() => assertNoSecrets(api, 'api error')).not.toThrow(new RegExp(key));
     expect(() => assertNoSecrets({ output: [{ ok: 'fine' }] })).not.toThrow();

@@ -11,7 +11,6 @@ import { postRaw, startWebhookReceiver, type WebhookReceiver } from '../support/
 
 installSecretGuard();
 
-
 describe('real deliveries from the sandbox to a receiver holding the account secret', () => {
   let sb: Sandbox;
   let receiver: WebhookReceiver;
@@ -26,19 +25,38 @@ describe('real deliveries from the sandbox to a receiver holding the account sec
 
   async function submitAndAwaitDelivery(emails: string[]): Promise<string> {
     const { client } = clientFor(sb);
-    const submission = await client.submitList({ emails, webhook_url: receiver.url, name: 'reliability webhooks' });
+    const submission = await client.submitList({
+      emails,
+      webhook_url: receiver.url,
+      name: 'reliability webhooks',
+    });
     const jobId = submission.jobs[0]!.job_id;
-    await eventually(() => sb.webhookAttempts.some((a) => a.jobId === jobId && a.outcome === 'acknowledged' || a.jobId === jobId && a.attempt === 5));
+    await eventually(() =>
+      sb.webhookAttempts.some(
+        (a) => (a.jobId === jobId && a.outcome === 'acknowledged') || (a.jobId === jobId && a.attempt === 5),
+      ),
+    );
     return jobId;
   }
 
   test('a real delivery verifies and becomes one event whose rows can be fetched from results_url', async () => {
-    const emails = ['valid.one@example.com', 'invalid.two@example.com', 'unknown.three@example.com', 'catchall.four@example.org'];
+    const emails = [
+      'valid.one@example.com',
+      'invalid.two@example.com',
+      'unknown.three@example.com',
+      'catchall.four@example.org',
+    ];
     const jobId = await submitAndAwaitDelivery(emails);
     const event = receiver.events.find((e) => e.jobId === jobId)!;
     expect(event).toBeDefined();
     expect(event.event).toBe('job.completed');
-    expect(event.body).toMatchObject({ job_id: jobId, status: 'completed', total_emails: 4, processed_emails: 4, results_url: `/v1/jobs/${jobId}/results` });
+    expect(event.body).toMatchObject({
+      job_id: jobId,
+      status: 'completed',
+      total_emails: 4,
+      processed_emails: 4,
+      results_url: `/v1/jobs/${jobId}/results`,
+    });
     const { client } = clientFor(sb);
     const rows: string[] = [];
     for await (const row of client.results(jobId)) rows.push(row.email);
@@ -50,7 +68,9 @@ describe('real deliveries from the sandbox to a receiver holding the account sec
     const jobId = await submitAndAwaitDelivery(['valid.replay@example.com']);
     const original = receiver.raw.find((r) => r.headers['x-service-job'] === jobId)!;
     const eventsBefore = receiver.events.length;
-    const statuses = await Promise.all([1, 2, 3, 4, 5].map(() => postRaw(receiver.url, original.headers, original.rawBody)));
+    const statuses = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => postRaw(receiver.url, original.headers, original.rawBody)),
+    );
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expect(receiver.events.length).toBe(eventsBefore);
     expect(receiver.events.filter((e) => e.jobId === jobId)).toHaveLength(1);
@@ -98,11 +118,16 @@ describe('real deliveries from the sandbox to a receiver holding the account sec
     // Rotation takes effect at once on the sender: a receiver that kept only the old secret refuses.
     receiver.secrets = [old];
     const { client } = clientFor(sb);
-    const third = (await client.submitList({ emails: ['valid.stale-receiver@example.com'], webhook_url: receiver.url })).jobs[0]!.job_id;
+    const third = (
+      await client.submitList({ emails: ['valid.stale-receiver@example.com'], webhook_url: receiver.url })
+    ).jobs[0]!.job_id;
     await eventually(() => sb.webhookAttempts.some((a) => a.jobId === third));
     const refused = receiver.log.filter((l) => l.failure === 'signature_mismatch');
     expect(refused.length).toBeGreaterThanOrEqual(1);
-    expect(sb.webhookAttempts.find((a) => a.jobId === third)).toMatchObject({ outcome: 'rejected', status: 401 });
+    expect(sb.webhookAttempts.find((a) => a.jobId === third)).toMatchObject({
+      outcome: 'rejected',
+      status: 401,
+    });
     expect(receiver.events.find((e) => e.jobId === third)).toBeUndefined();
     // Once the receiver learns the new secret, the sender's next retry gets through: still one event.
     receiver.secrets = [next, old];

@@ -8,23 +8,44 @@ import type { FailNextSpec } from '@evf/sandbox';
 import { MALFORMED_ADDRESSES } from './bad-inputs';
 
 /** Local-part prefixes of the sandbox's outcome table, so every outcome (refunded ones included) occurs. */
-const OUTCOME_PREFIXES = ['valid', 'invalid', 'catchall', 'unknown', 'notverified', 'info', 'sales', 'temp', 'trap', 'full', 'disabled'];
+const OUTCOME_PREFIXES = [
+  'valid',
+  'invalid',
+  'catchall',
+  'unknown',
+  'notverified',
+  'info',
+  'sales',
+  'temp',
+  'trap',
+  'full',
+  'disabled',
+];
 const DOMAINS = ['example.com', 'example.org', 'mail.example.net', 'corp.example.io'];
 
 const token = fc.stringMatching(/^[a-z0-9]{1,6}$/);
 
 export const validAddress: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...OUTCOME_PREFIXES), fc.constantFrom('.', '_', '-', '+'), token, fc.constantFrom(...DOMAINS))
+  .tuple(
+    fc.constantFrom(...OUTCOME_PREFIXES),
+    fc.constantFrom('.', '_', '-', '+'),
+    token,
+    fc.constantFrom(...DOMAINS),
+  )
   .map(([prefix, sep, t, domain]) => `${prefix}${sep}${t}@${domain}`);
 
 /**
  * Malformed rows that stay one row whatever the splitter does: rows holding a separator (space, comma,
  * semicolon) would be split into pieces, some of them valid, and the oracle would have to split too.
  */
-export const malformedAddress: fc.Arbitrary<string> = fc.constantFrom(...MALFORMED_ADDRESSES.filter((m) => m !== '' && !/[\s,;]/.test(m)));
+export const malformedAddress: fc.Arbitrary<string> = fc.constantFrom(
+  ...MALFORMED_ADDRESSES.filter((m) => m !== '' && !/[\s,;]/.test(m)),
+);
 
 function randomCase(email: string, mask: number[]): string {
-  return [...email].map((ch, i) => (mask[i % mask.length]! % 2 ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  return [...email]
+    .map((ch, i) => (mask[i % mask.length]! % 2 ? ch.toUpperCase() : ch.toLowerCase()))
+    .join('');
 }
 
 /** A list with duplicates that differ only in case, malformed rows, in any order. */
@@ -36,7 +57,9 @@ export const emailList: fc.Arbitrary<string[]> = fc
     fc.array(fc.nat(), { maxLength: 50 }),
   )
   .map(([valid, dupPicks, malformed, shuffle]) => {
-    const dups = valid.length ? dupPicks.map(([pick, mask]) => randomCase(valid[pick % valid.length]!, mask)) : [];
+    const dups = valid.length
+      ? dupPicks.map(([pick, mask]) => randomCase(valid[pick % valid.length]!, mask))
+      : [];
     const all = [...valid, ...dups, ...malformed];
     // A deterministic shuffle driven by the generated numbers, so shrinking still works.
     for (let i = all.length - 1; i > 0; i--) {
@@ -52,7 +75,11 @@ export const emailList: fc.Arbitrary<string[]> = fc
  * with "a@x.com, b@y.com" in a cell), or text pasted with newlines, commas or semicolons.
  */
 export const listInput: fc.Arbitrary<{ list: string[]; input: string | string[] }> = fc
-  .tuple(emailList, fc.constantFrom('array', 'cells', 'newline', 'comma', 'semicolon-crlf'), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 8 }))
+  .tuple(
+    emailList,
+    fc.constantFrom('array', 'cells', 'newline', 'comma', 'semicolon-crlf'),
+    fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 8 }),
+  )
   .map(([list, form, sizes]) => {
     if (form === 'array') return { list, input: list };
     if (form === 'cells') {
@@ -92,12 +119,25 @@ const JOB_PATH = /^\/v1\/jobs\/[^/]+$/;
 const RESULTS_PATH = /^\/v1\/jobs\/[^/]+\/results$/;
 
 const readFault = fc.oneof(
-  fc.constantFrom(500, 502, 503, 504, 429).map((status): Omit<FailNextSpec, 'path'> => ({ status, method: 'GET', retryAfterSeconds: 1 })),
-  fc.constantFrom('before-response' as const, 'mid-body' as const).map((drop): Omit<FailNextSpec, 'path'> => ({ drop, method: 'GET' })),
+  fc
+    .constantFrom(500, 502, 503, 504, 429)
+    .map((status): Omit<FailNextSpec, 'path'> => ({ status, method: 'GET', retryAfterSeconds: 1 })),
+  fc
+    .constantFrom('before-response' as const, 'mid-body' as const)
+    .map((drop): Omit<FailNextSpec, 'path'> => ({ drop, method: 'GET' })),
 );
 
 /** 429 and 503 say the service did not take the list: the only failures of a bulk POST that allow a resend. */
-const bulkRefusal = fc.constantFrom(429, 503).map((status): Omit<FailNextSpec, 'path'> => ({ status, method: 'POST', when: 'before', retryAfterSeconds: 1 }));
+const bulkRefusal = fc
+  .constantFrom(429, 503)
+  .map(
+    (status): Omit<FailNextSpec, 'path'> => ({
+      status,
+      method: 'POST',
+      when: 'before',
+      retryAfterSeconds: 1,
+    }),
+  );
 
 export const faultSchedule = (maxFaults: number): fc.Arbitrary<ScheduledFault[]> =>
   fc.array(

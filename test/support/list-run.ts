@@ -13,7 +13,12 @@ export interface JourneyResult {
   statuses: string[];
 }
 
-export function journeyClient(sb: Sandbox, apiKey: string, speed: number, maxRetries: number): EmailVerificationClient {
+export function journeyClient(
+  sb: Sandbox,
+  apiKey: string,
+  speed: number,
+  maxRetries: number,
+): EmailVerificationClient {
   return new EmailVerificationClient({
     apiKey,
     baseUrl: sb.baseUrl,

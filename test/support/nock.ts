@@ -39,7 +39,8 @@ export function replyWithFixture(
   const fx = loadFixture<any>(name);
   const body = edit ? edit(fx.body) : fx.body;
   const verdict = validateResponse(fx.request.method, fx.request.path.split('?')[0]!, fx.status, body);
-  if (!verdict.valid) throw new Error(`fixture ${name} no longer matches the contract: ${JSON.stringify(verdict.errors)}`);
+  if (!verdict.valid)
+    throw new Error(`fixture ${name} no longer matches the contract: ${JSON.stringify(verdict.errors)}`);
   return interceptor.reply(fx.status, body === undefined ? '' : JSON.stringify(body), {
     'content-type': 'application/json',
     ...(fx.headers ?? {}),

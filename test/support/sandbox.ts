@@ -73,7 +73,10 @@ export function clientFor(
 }
 
 /** A runtime with the real wall clock whose sleeps are recorded and shortened `speed` times. */
-export function recordingRuntime(speed = SPEED, onSleep?: (ms: number) => void): Runtime & { sleeps: number[] } {
+export function recordingRuntime(
+  speed = SPEED,
+  onSleep?: (ms: number) => void,
+): Runtime & { sleeps: number[] } {
   const sleeps: number[] = [];
   return {
     sleeps,
@@ -97,11 +100,17 @@ export function countBulkPosts(lines: readonly string[]): number {
 }
 
 /** Fresh pro account with plenty of credits, so each test or property run starts from a clean ledger. */
-export function freshAccount(sb: Sandbox, credits = 1_000_000): { accountId: string; apiKey: string; webhookSecret: string } {
+export function freshAccount(
+  sb: Sandbox,
+  credits = 1_000_000,
+): { accountId: string; apiKey: string; webhookSecret: string } {
   return sb.addAccount({ plan: 'pro', credits });
 }
 
-export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

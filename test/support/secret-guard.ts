@@ -40,7 +40,11 @@ export interface SecretFinding {
 }
 
 function describeSecret(value: string): string {
-  const prefix = value.startsWith('whsec_') ? 'whsec_' : value.startsWith('evf_') ? 'evf_' : value.slice(0, 3);
+  const prefix = value.startsWith('whsec_')
+    ? 'whsec_'
+    : value.startsWith('evf_')
+      ? 'evf_'
+      : value.slice(0, 3);
   return `${prefix}… (${value.length} characters)`;
 }
 
@@ -67,7 +71,12 @@ export function findSecrets(text: string, where = 'text'): SecretFinding[] {
  * Every string reachable from `value` (an error with its message, stack, cause and fields; an output
  * object; an array), paired with where it was found. Cycles and functions are skipped.
  */
-export function collectStrings(value: unknown, where = 'value', depth = 0, seen = new WeakSet<object>()): Array<[string, string]> {
+export function collectStrings(
+  value: unknown,
+  where = 'value',
+  depth = 0,
+  seen = new WeakSet<object>(),
+): Array<[string, string]> {
   if (typeof value === 'string') return [[where, value]];
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return [];
   if (value === null || value === undefined || typeof value !== 'object' || depth > 8) return [];
@@ -76,7 +85,8 @@ export function collectStrings(value: unknown, where = 'value', depth = 0, seen 
   const out: Array<[string, string]> = [];
   if (value instanceof Error) {
     out.push([`${where}.message`, value.message], [`${where}.stack`, value.stack ?? '']);
-    if (value.cause !== undefined) out.push(...collectStrings(value.cause, `${where}.cause`, depth + 1, seen));
+    if (value.cause !== undefined)
+      out.push(...collectStrings(value.cause, `${where}.cause`, depth + 1, seen));
   }
   if (value instanceof Uint8Array) return [[where, Buffer.from(value).toString('utf8')]];
   const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
@@ -113,7 +123,10 @@ export class OutputCapture {
       const target = process[stream] as unknown as { write: Writer };
       const original = target.write;
       target.write = (chunk: unknown, ...rest: unknown[]) => {
-        this.chunks.push([stream, typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk)]);
+        this.chunks.push([
+          stream,
+          typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+        ]);
         return original.call(target, chunk, ...rest);
       };
       this.restore.push(() => (target.write = original));
@@ -152,7 +165,9 @@ const ACTIVE_CAPTURE_KEY = Symbol.for('evf.secret-guard.active-capture');
 function runHook(fn: HookFn, self: unknown): Promise<unknown> {
   if (fn.length === 0) return Promise.resolve(fn.call(self));
   return new Promise((resolve, reject) => {
-    fn.call(self, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(undefined)));
+    fn.call(self, (err?: unknown) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(undefined),
+    );
   });
 }
 
@@ -175,7 +190,10 @@ export function installSecretGuard(): void {
   stream[ACTIVE_CAPTURE_KEY] = capture;
   const check = (when: string): void => {
     const findings = capture.take().flatMap(([where, text]) => findSecrets(text, where));
-    if (findings.length) throw new Error(`Secret guard: an API key or signing secret was printed ${when}:\n${formatFindings(findings)}`);
+    if (findings.length)
+      throw new Error(
+        `Secret guard: an API key or signing secret was printed ${when}:\n${formatFindings(findings)}`,
+      );
   };
   capture.start();
   beforeEach(() => check('before this test (in a hook or at load time)'));

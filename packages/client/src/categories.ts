@@ -53,10 +53,13 @@ export function categorize(
 ): Categorization {
   const tags = Array.isArray(details?.tags) ? details.tags : [];
   for (const [tag, category, group] of TAG_RULES) {
-    if (tags.some((t) => t && t.label === tag)) return { category, group, safeToSend: group === 'safe_to_send' };
+    if (tags.some((t) => t && t.label === tag))
+      return { category, group, safeToSend: group === 'safe_to_send' };
   }
   const label = typeof details?.primary_label === 'string' ? details.primary_label : '';
-  const [category, group] = Object.prototype.hasOwnProperty.call(LABEL_RULES, label) ? LABEL_RULES[label]! : UNRECOGNISED;
+  const [category, group] = Object.prototype.hasOwnProperty.call(LABEL_RULES, label)
+    ? LABEL_RULES[label]!
+    : UNRECOGNISED;
   // The spec refunds unknowns only when a bulk job ends; a single check that answered unknown was charged.
   if (options.source === 'single' && category === 'Unknown / Not Verified (refunded)') {
     return { category: 'Unknown / Not Verified (charged)', group, safeToSend: false };
@@ -73,14 +76,20 @@ export interface CategorizeOptions {
 }
 
 /** The category of a single check that got no verdict: the service refunded it (a 408), or its answer was lost. */
-export type UnansweredCategory = 'Unknown / Not Verified (refunded)' | 'Unknown / Not Verified (may be charged)';
+export type UnansweredCategory =
+  | 'Unknown / Not Verified (refunded)'
+  | 'Unknown / Not Verified (may be charged)';
 
 /**
  * A single check that got no verdict is held back like an unknown (group risky), but says "refunded" only
  * when the service refunded it: the spec refunds a 408; an answer lost on the way (a timeout of the
  * caller's, a gateway error) may have been verified and charged.
  */
-export function categorizeUnanswered(refunded: boolean): { category: UnansweredCategory; group: Group; safeToSend: false } {
+export function categorizeUnanswered(refunded: boolean): {
+  category: UnansweredCategory;
+  group: Group;
+  safeToSend: false;
+} {
   return {
     category: refunded ? 'Unknown / Not Verified (refunded)' : 'Unknown / Not Verified (may be charged)',
     group: 'risky',
@@ -98,16 +107,18 @@ export interface CategoryFields {
  * Adds the flat fields every platform outputs, so users can route with a plain filter step. A single
  * check's result (it carries `credits_used`, a job's row does not) is categorized as charged.
  */
-export function withCategory<T extends { details?: Pick<Details, 'primary_label' | 'tags'> | null; credits_used?: unknown }>(
-  row: T,
-): T & CategoryFields {
+export function withCategory<
+  T extends { details?: Pick<Details, 'primary_label' | 'tags'> | null; credits_used?: unknown },
+>(row: T): T & CategoryFields {
   const source = typeof row.credits_used === 'number' && row.credits_used > 0 ? 'single' : 'bulk';
   const { category, group, safeToSend } = categorize(row.details, { source });
   return { ...row, category, group, safe_to_send: safeToSend };
 }
 
 /** Counts rows per group, with every group present (0 when absent). */
-export function countByGroup(rows: Iterable<{ details?: Pick<Details, 'primary_label' | 'tags'> | null }>): Record<Group, number> {
+export function countByGroup(
+  rows: Iterable<{ details?: Pick<Details, 'primary_label' | 'tags'> | null }>,
+): Record<Group, number> {
   const counts: Record<Group, number> = { safe_to_send: 0, risky: 0, invalid: 0 };
   for (const row of rows) counts[categorize(row.details).group] += 1;
   return counts;

@@ -1,4 +1,10 @@
-import { HttpCore, DEFAULT_RETRY, type RequestOptions, type RetryOptions, type HttpCoreOptions } from './core/http';
+import {
+  HttpCore,
+  DEFAULT_RETRY,
+  type RequestOptions,
+  type RetryOptions,
+  type HttpCoreOptions,
+} from './core/http';
 import type { Runtime } from './core/runtime';
 import type { Transport } from './core/transport';
 import { AuthenticationError, InputError, VerificationUncertainError } from './errors';
@@ -34,7 +40,13 @@ import {
 import { assertWebhookUrlPolicy, type WebhookUrlPolicy } from './validation/webhook-url';
 import { isLoopbackUrl } from './validation/ip';
 import { assertBaseUrl } from './adapter-kit/base-url';
-import { listAllJobs, resultPages, resultRows, type JobsOptions, type ResultsOptions } from './core/pagination';
+import {
+  listAllJobs,
+  resultPages,
+  resultRows,
+  type JobsOptions,
+  type ResultsOptions,
+} from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
 import { finishedJobsSince, type FinishedJobs, type FinishedJobsOptions } from './finished-jobs';
 import { resumeAfterMessage, type ResumeInput, type ResumeOutcome } from './webhooks/resume';
@@ -104,7 +116,10 @@ export class EmailVerificationClient {
     assertBaseUrl(options.baseUrl);
     this.options = {
       ...options,
-      webhookUrl: { ...options.webhookUrl, allowLoopbackHttp: options.webhookUrl?.allowLoopbackHttp ?? isLoopbackUrl(options.baseUrl) },
+      webhookUrl: {
+        ...options.webhookUrl,
+        allowLoopbackHttp: options.webhookUrl?.allowLoopbackHttp ?? isLoopbackUrl(options.baseUrl),
+      },
     };
     this.http = new HttpCore({
       baseUrl: options.baseUrl,
@@ -127,7 +142,8 @@ export class EmailVerificationClient {
     const typed = typeof params.email === 'string' ? params.email.trim() : params.email;
     // The forms people paste (`Ada <ada@x.com>`, `mailto:`) are unwrapped here exactly as a list's pre-flight
     // unwraps them, so one address is accepted wherever a list with it would be.
-    const email = typeof typed === 'string' && emailProblem(typed) ? (unwrapAddress(typed)?.email ?? typed) : typed;
+    const email =
+      typeof typed === 'string' && emailProblem(typed) ? (unwrapAddress(typed)?.email ?? typed) : typed;
     assertSingleEmail(email, emailProblem);
     const { data } = await this.http.call<SingleResult>({
       method: 'POST',
@@ -138,7 +154,8 @@ export class EmailVerificationClient {
       deadline: opts.deadline,
       credits: 1,
       verificationTimeout: true,
-      onUncertain: (cause, sentAt) => new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
+      onUncertain: (cause, sentAt) =>
+        new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
     });
     return data;
   }
@@ -162,7 +179,11 @@ export class EmailVerificationClient {
     params.emails.forEach((email, index) => {
       const why = emailProblem(email);
       if (why) {
-        throw new InputError('emails', 'syntax', `Address #${index + 1} ("${String(email).slice(0, 100)}") ${why}. One malformed address makes the service refuse the whole list; remove it first.`);
+        throw new InputError(
+          'emails',
+          'syntax',
+          `Address #${index + 1} ("${String(email).slice(0, 100)}") ${why}. One malformed address makes the service refuse the whole list; remove it first.`,
+        );
       }
     });
     await this.assertJobFields(params);
@@ -182,11 +203,17 @@ export class EmailVerificationClient {
    * Verifies one cell of a sheet: an empty cell, a malformed address or several addresses get the free
    * verdict of badInputVerdict (nothing sent, credits_used 0), anything else goes to verifySingle.
    */
-  async verifyCell(cell: unknown, opts: RequestOptions & { check_smtp?: boolean } = {}): Promise<SingleResult | BadInputVerdict> {
+  async verifyCell(
+    cell: unknown,
+    opts: RequestOptions & { check_smtp?: boolean } = {},
+  ): Promise<SingleResult | BadInputVerdict> {
     const bad = badInputVerdict(cell);
     if (bad) return bad;
     const { check_smtp, ...request } = opts;
-    return this.verifySingle({ email: String(cell), ...(check_smtp === undefined ? {} : { check_smtp }) }, request);
+    return this.verifySingle(
+      { email: String(cell), ...(check_smtp === undefined ? {} : { check_smtp }) },
+      request,
+    );
   }
 
   /**
@@ -196,14 +223,23 @@ export class EmailVerificationClient {
    */
   async planList(params: SubmitListParams, options: SubmitListOptions = {}): Promise<SubmissionPlan> {
     if (params === null || typeof params !== 'object') {
-      throw new InputError('emails', 'required', 'Give the addresses to verify: a list, or text with one address per line.');
+      throw new InputError(
+        'emails',
+        'required',
+        'Give the addresses to verify: a list, or text with one address per line.',
+      );
     }
     const { emails, ...rest } = params;
     const fields: JobFields = { ...rest, webhook_url: rest.webhook_url || undefined };
     await this.assertJobFields(fields);
-    const given = typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
+    const given =
+      typeof options.allowance === 'object' && options.allowance !== null ? options.allowance : undefined;
     let plan: SubmissionPlan = {
-      ...planSubmission(emails, { maxPerJob: options.maxPerJob, allowance: given, allowNothingToSend: options.allowNothingToSend }),
+      ...planSubmission(emails, {
+        maxPerJob: options.maxPerJob,
+        allowance: given,
+        allowNothingToSend: options.allowNothingToSend,
+      }),
       fields,
       learnsAllowance: options.allowance !== null,
       maxJobs: options.maxJobs,
@@ -211,8 +247,14 @@ export class EmailVerificationClient {
     assertMaxJobs(plan, options.maxJobs);
     // Reading the account is free. A list within the smallest allowance needs it only to send what fits.
     const readAccount = options.allowance === undefined || options.allowance === 'account';
-    if (readAccount && (options.sendWhatFits || plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) && plan.chunks.length) {
-      const account = await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(() => undefined);
+    if (
+      readAccount &&
+      (options.sendWhatFits || plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) &&
+      plan.chunks.length
+    ) {
+      const account = await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(
+        () => undefined,
+      );
       const allowance = account && allowanceOf(account);
       if (allowance) {
         plan = sizePlan(plan, allowance);
@@ -245,7 +287,11 @@ export class EmailVerificationClient {
   }
 
   /** The job fields every submission checks once, before anything is sent. */
-  private async assertJobFields(fields: { name?: unknown; priority?: unknown; webhook_url?: unknown }): Promise<void> {
+  private async assertJobFields(fields: {
+    name?: unknown;
+    priority?: unknown;
+    webhook_url?: unknown;
+  }): Promise<void> {
     assertName(fields.name);
     assertPriority(fields.priority);
     if (fields.webhook_url !== undefined) await this.assertWebhookUrl(fields.webhook_url);
@@ -255,7 +301,6 @@ export class EmailVerificationClient {
   assertWebhookUrl(url: unknown): Promise<void> {
     return assertWebhookUrlPolicy(url, this.options.webhookUrl ?? {}, this.options.runtime.lookup);
   }
-
 
   async getJob(jobId: string, opts: RequestOptions = {}): Promise<Job> {
     assertJobId(jobId);
@@ -272,7 +317,11 @@ export class EmailVerificationClient {
     assertJobsLimit(params.limit);
     assertOffset(params.offset);
     if (params.status !== undefined && (typeof params.status !== 'string' || params.status.trim() === '')) {
-      throw new InputError('status', 'type', 'The status filter must be a job status such as completed, or left empty.');
+      throw new InputError(
+        'status',
+        'type',
+        'The status filter must be a job status such as completed, or left empty.',
+      );
     }
     const { data } = await this.http.call<JobList>({
       method: 'GET',
@@ -288,7 +337,11 @@ export class EmailVerificationClient {
     return listAllJobs(this, params);
   }
 
-  async getResultsPage(jobId: string, params: ResultsPageParams = {}, opts: RequestOptions = {}): Promise<ResultsPage> {
+  async getResultsPage(
+    jobId: string,
+    params: ResultsPageParams = {},
+    opts: RequestOptions = {},
+  ): Promise<ResultsPage> {
     assertJobId(jobId);
     assertPage(params.page);
     assertPerPage(params.per_page);
@@ -345,7 +398,8 @@ export class EmailVerificationClient {
   }
 
   async getCredits(opts: RequestOptions = {}): Promise<CreditBalance> {
-    return (await this.http.call<CreditBalance>({ method: 'GET', path: '/v1/account/credits', ...opts })).data;
+    return (await this.http.call<CreditBalance>({ method: 'GET', path: '/v1/account/credits', ...opts }))
+      .data;
   }
 
   async getAccount(opts: RequestOptions = {}): Promise<Account> {
@@ -369,11 +423,14 @@ export class EmailVerificationClient {
       notFound: `API key ${keyId}`,
       afterLostAnswer: (error) =>
         error instanceof AuthenticationError
-          ? { data: { key_id: keyId, revoked: true, confirmedBy: 'own-key-refused' }, status: error.status, headers: error.headers }
+          ? {
+              data: { key_id: keyId, revoked: true, confirmedBy: 'own-key-refused' },
+              status: error.status,
+              headers: error.headers,
+            }
           : undefined,
       ...opts,
     });
     return data ?? { key_id: keyId, revoked: true, confirmedBy: 'response' };
   }
 }
-

@@ -48,14 +48,22 @@ export class ApiError extends EvfError {
   /** `plain`: the library's words for what happened; the server's reason and the status are added to it. */
   constructor(init: ApiErrorInit, plain?: string) {
     const serverMessage = extractServerMessage(init.body);
-    super(withServerWords(plain ?? 'The email verification service refused the request.', init.status, serverMessage));
+    super(
+      withServerWords(
+        plain ?? 'The email verification service refused the request.',
+        init.status,
+        serverMessage,
+      ),
+    );
     this.status = init.status;
     this.body = init.body;
     this.headers = init.headers;
     this.method = init.method;
     this.path = init.path;
     this.serverMessage = serverMessage;
-    this.requestId = REQUEST_ID_HEADERS.map((h) => init.headers[h]).find((v) => typeof v === 'string' && v !== '');
+    this.requestId = REQUEST_ID_HEADERS.map((h) => init.headers[h]).find(
+      (v) => typeof v === 'string' && v !== '',
+    );
   }
 }
 
@@ -77,7 +85,9 @@ export function extractServerMessage(body: unknown): string | undefined {
   if (record.error && typeof record.error === 'object') return extractServerMessage(record.error);
   if (Array.isArray(record.detail)) {
     const parts = record.detail
-      .map((d) => (d && typeof d === 'object' ? extractServerMessage(d) : typeof d === 'string' ? d : undefined))
+      .map((d) =>
+        d && typeof d === 'object' ? extractServerMessage(d) : typeof d === 'string' ? d : undefined,
+      )
       .filter(Boolean);
     if (parts.length) return parts.join('; ');
   }
@@ -114,7 +124,8 @@ export class InsufficientCreditsError extends ApiError {
   readonly creditsRequired: number | undefined;
   readonly creditsAvailable: number | undefined;
   constructor(init: ApiErrorInit, creditsRequested?: number) {
-    const required = numberIn(init.body, ['credits_required', 'required', 'credits_needed']) ?? creditsRequested;
+    const required =
+      numberIn(init.body, ['credits_required', 'required', 'credits_needed']) ?? creditsRequested;
     const available = numberIn(init.body, ['credits_available', 'available', 'credits', 'balance']);
     const numbers =
       required !== undefined && available !== undefined
@@ -170,7 +181,10 @@ export class UnprocessableError extends ApiError {
   readonly invalidEmails: InvalidEmail[] | undefined;
   readonly nothingCharged: boolean;
   constructor(init: ApiErrorInit, nothingCharged = false) {
-    super(init, `The service refused the request as invalid.${nothingCharged ? ' Nothing was charged.' : ''}`);
+    super(
+      init,
+      `The service refused the request as invalid.${nothingCharged ? ' Nothing was charged.' : ''}`,
+    );
     this.invalidEmails = extractInvalidEmails(init.body);
     this.nothingCharged = nothingCharged;
   }
@@ -179,15 +193,22 @@ export class UnprocessableError extends ApiError {
 function extractInvalidEmails(body: unknown): InvalidEmail[] | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
-  const nested = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
-  const list = [record.invalid_emails, nested.invalid_emails, record.invalid, nested.invalid].find(Array.isArray);
+  const nested =
+    record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const list = [record.invalid_emails, nested.invalid_emails, record.invalid, nested.invalid].find(
+    Array.isArray,
+  );
   if (!list) return undefined;
   const found: InvalidEmail[] = [];
   for (const item of list as unknown[]) {
     if (typeof item === 'string') found.push({ email: item });
     else if (item && typeof item === 'object' && typeof (item as InvalidEmail).email === 'string') {
       const { email, index, reason } = item as InvalidEmail;
-      found.push({ email, index: typeof index === 'number' ? index : undefined, reason: typeof reason === 'string' ? reason : undefined });
+      found.push({
+        email,
+        index: typeof index === 'number' ? index : undefined,
+        reason: typeof reason === 'string' ? reason : undefined,
+      });
     }
   }
   return found.length ? found : undefined;
@@ -365,15 +386,26 @@ export class PartialSubmissionError extends EvfError {
   readonly retryAt: string | undefined;
   /** The allowance (429), paused new jobs (503) or the caller's time budget; undefined for other stops. */
   readonly stoppedBy: StoppedBy | undefined;
-  constructor(cause: EvfError, accepted: BulkSubmissionLike[], uncertain: UncertainChunk | undefined, unsent: string[]) {
+  constructor(
+    cause: EvfError,
+    accepted: BulkSubmissionLike[],
+    uncertain: UncertainChunk | undefined,
+    unsent: string[],
+  ) {
     const ids = accepted.map((j) => j.job_id);
     const { stoppedBy, retryAt } = stopOf(cause);
     const parts = [
-      ids.length ? `${ids.length} job(s) were accepted and charged (${ids.join(', ')})` : 'no job was accepted',
-      uncertain ? `${uncertain.emails.length} addresses were sent with no clear answer and may be a job already` : '',
+      ids.length
+        ? `${ids.length} job(s) were accepted and charged (${ids.join(', ')})`
+        : 'no job was accepted',
+      uncertain
+        ? `${uncertain.emails.length} addresses were sent with no clear answer and may be a job already`
+        : '',
       `${unsent.length} addresses were not sent${retryAt ? ` and can be sent after ${retryAt}` : ''}`,
     ].filter(Boolean);
-    super(`The list was submitted only in part: ${parts.join('; ')}. What stopped it: ${cause.message}`, { cause });
+    super(`The list was submitted only in part: ${parts.join('; ')}. What stopped it: ${cause.message}`, {
+      cause,
+    });
     this.accepted = accepted;
     this.uncertain = uncertain;
     this.unsent = unsent;

@@ -36,7 +36,10 @@ export async function finishedJobsSince(
   for (;;) {
     // Another page only while one read still fits: a page cut short would say nothing.
     if (options.deadline !== undefined && now() >= options.deadline) return { jobs, complete: false };
-    const page = await reader.listJobs({ limit, offset }, { deadline: options.deadline, signal: options.signal });
+    const page = await reader.listJobs(
+      { limit, offset },
+      { deadline: options.deadline, signal: options.signal },
+    );
     const items = Array.isArray(page.jobs) ? page.jobs : [];
     let reachedPoint = false;
     for (const job of items) {

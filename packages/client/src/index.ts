@@ -13,7 +13,14 @@ export type { RequestOptions, RetryOptions } from './core/http';
 export type { ResultsOptions, JobsOptions } from './core/pagination';
 export { isJobStopped } from './core/waiting';
 export type { WaitOptions } from './core/waiting';
-export type { ListSubmission, SubmitListParams, SubmitListOptions, SubmissionPlan, JobFields, PostOptions } from './bulk';
+export type {
+  ListSubmission,
+  SubmitListParams,
+  SubmitListOptions,
+  SubmissionPlan,
+  JobFields,
+  PostOptions,
+} from './bulk';
 export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
@@ -46,7 +53,14 @@ export {
 export type { InvalidEmail, UncertainSubmission, UncertainChunk, StoppedBy } from './errors';
 
 // The spec's limits, statuses and the API allowance tables.
-export { LIMITS, JOB_STATUSES, STOPPED_STATUSES, PRIORITIES, API_KEY_PREFIX, WEBHOOK_SECRET_PREFIX } from './limits';
+export {
+  LIMITS,
+  JOB_STATUSES,
+  STOPPED_STATUSES,
+  PRIORITIES,
+  API_KEY_PREFIX,
+  WEBHOOK_SECRET_PREFIX,
+} from './limits';
 export { allowanceOf, PLAN_ALLOWANCES } from './allowance';
 export type { ApiAllowance } from './allowance';
 
@@ -67,7 +81,13 @@ export type { RowSharerOptions } from './shared-parts';
 
 // Checks a platform runs on its own inputs before anything is sent.
 export { addressesByItem, preflightEmails, summarizePreflight } from './validation/preflight';
-export type { PreflightReport, PreflightOptions, DuplicateAddress, MalformedAddress, UnwrappedAddress } from './validation/preflight';
+export type {
+  PreflightReport,
+  PreflightOptions,
+  DuplicateAddress,
+  MalformedAddress,
+  UnwrappedAddress,
+} from './validation/preflight';
 export { isEmailSyntaxValid, emailProblem } from './validation/email';
 export { checkWebhookUrl, checkResolvedAddresses } from './validation/webhook-url';
 export type { WebhookUrlViolation, WebhookUrlOptions, WebhookUrlPolicy } from './validation/webhook-url';
@@ -76,8 +96,41 @@ export type { AddressClass } from './validation/ip';
 export { assertApiKey, assertWebhookSecret } from './validation/params';
 
 // Tables users keep lists in (CSV, TSV, XLSX): read with a header row, written back with the results.
-export { readTable, parseDelimited, writeDelimited, detectDelimiter, DELIMITERS, chooseColumn, columnLetter, columnIndex, readXlsxFirstSheet, writeBackTable, rowNumberOf, RESULT_COLUMNS, listFingerprint, downloadedFileName } from './tables';
-export type { TableList, TableFormat, ReadTableOptions, UnusableRow, Delimiter, DelimitedRecord, DelimitedText, ChosenColumn, InflateRaw, WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome, TableText, TableLimits, TextEncoding, SheetInfo } from './tables';
+export {
+  readTable,
+  parseDelimited,
+  writeDelimited,
+  detectDelimiter,
+  DELIMITERS,
+  chooseColumn,
+  columnLetter,
+  columnIndex,
+  readXlsxFirstSheet,
+  writeBackTable,
+  rowNumberOf,
+  RESULT_COLUMNS,
+  listFingerprint,
+  downloadedFileName,
+} from './tables';
+export type {
+  TableList,
+  TableFormat,
+  ReadTableOptions,
+  UnusableRow,
+  Delimiter,
+  DelimitedRecord,
+  DelimitedText,
+  ChosenColumn,
+  InflateRaw,
+  WriteBackCounts,
+  WriteBackOptions,
+  WrittenBack,
+  RowOutcome,
+  TableText,
+  TableLimits,
+  TextEncoding,
+  SheetInfo,
+} from './tables';
 
 // Webhooks: verify what the service sends; sign test deliveries the same way.
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify';
@@ -90,7 +143,13 @@ export type { WebhookDelivery } from './webhooks/sign';
 // For platform transports and runtimes.
 export type { Runtime } from './core/runtime';
 export { TransportError } from './core/transport';
-export type { Transport, TransportRequest, TransportResponse, HttpMethod, TransportFailure } from './core/transport';
+export type {
+  Transport,
+  TransportRequest,
+  TransportResponse,
+  HttpMethod,
+  TransportFailure,
+} from './core/transport';
 export { parseRetryHeader } from './core/retry';
 
 // The adapter kit: what every platform adapter needs from the client instead of a copy of its own.

@@ -22,11 +22,20 @@ export const LIMITS = {
 } as const;
 
 export const PRIORITIES = ['normal', 'high', 'urgent'] as const;
-export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'interrupted', 'cancelled'] as const;
+export const JOB_STATUSES = [
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'interrupted',
+  'cancelled',
+] as const;
 /**
  * Statuses after which a job cannot move on. The spec names them but does not show the exact terminal
  * set, so the job's own `terminal` flag wins whenever it is present.
  */
-export const STOPPED_STATUSES: readonly string[] = JOB_STATUSES.filter((s) => s !== 'queued' && s !== 'processing');
+export const STOPPED_STATUSES: readonly string[] = JOB_STATUSES.filter(
+  (s) => s !== 'queued' && s !== 'processing',
+);
 export const API_KEY_PREFIX = 'evf_';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

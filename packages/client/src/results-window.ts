@@ -87,10 +87,18 @@ export async function readResultsWindow(
     throw new InputError('maxRows', 'range', 'The number of rows to read must be a whole number, 1 or more.');
   }
   if (options.group !== undefined && !GROUPS.includes(options.group)) {
-    throw new InputError('group', 'enum', `Unknown group "${String(options.group)}": use ${GROUPS.join(', ')}.`);
+    throw new InputError(
+      'group',
+      'enum',
+      `Unknown group "${String(options.group)}": use ${GROUPS.join(', ')}.`,
+    );
   }
   let perPage = options.pageSize ?? LIMITS.maxPerPage;
-  const opts: RequestOptions = { deadline: options.deadline, timeoutMs: options.timeoutMs, signal: options.signal };
+  const opts: RequestOptions = {
+    deadline: options.deadline,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  };
   const job = options.job?.job_id === jobId ? options.job : await reader.getJob(jobId, opts);
   const rows: ResultRow[] = [];
   let position = startRow;
@@ -110,7 +118,8 @@ export async function readResultsWindow(
     const pageRows = current.results ?? [];
     // The service's own page size decides where its pages start; read again if it differs from ours
     // and the page served does not hold the position asked for.
-    const served = Number.isSafeInteger(current.per_page) && current.per_page > 0 ? current.per_page : perPage;
+    const served =
+      Number.isSafeInteger(current.per_page) && current.per_page > 0 ? current.per_page : perPage;
     if (served !== perPage) {
       perPage = served;
       if (page !== Math.floor(position / served) + 1) continue;
@@ -133,7 +142,9 @@ export async function readResultsWindow(
     const pageEnd = (page - 1) * perPage + pageRows.length;
     if (!current.has_more && position >= pageEnd) {
       // The stored rows are all read; only a stopped job has no more to come.
-      const stopped = (STOPPED_STATUSES as readonly string[]).includes(status) || (status === job.status && isJobStopped(job));
+      const stopped =
+        (STOPPED_STATUSES as readonly string[]).includes(status) ||
+        (status === job.status && isJobStopped(job));
       end = stopped ? 'complete' : 'running';
       break;
     }

@@ -49,7 +49,13 @@ export function createRowSharer(options: RowSharerOptions = {}): <T extends obje
       const object: { [key: string]: Json } = {};
       for (const key of Object.keys(value)) {
         // JSON.parse makes "__proto__" an own field; plain assignment would set the prototype instead.
-        if (key === '__proto__') Object.defineProperty(object, key, { value: share(value[key]!), enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(object, key, {
+            value: share(value[key]!),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else object[key] = share(value[key]!);
       }
       part = object;

@@ -5,13 +5,19 @@
  */
 import type { JOB_STATUSES, PRIORITIES } from './limits';
 
-
 export type JobStatus = (typeof JOB_STATUSES)[number];
 /** A status string as read from the wire: the known ones, or one the spec has not named yet. */
 export type JobStatusValue = JobStatus | (string & {});
 
 export type SingleStatus = 'valid' | 'invalid' | 'risky';
-export type PrimaryLabel = 'valid' | 'invalid' | 'catch_all' | 'inbox_full' | 'disabled' | 'unknown' | 'not_verified';
+export type PrimaryLabel =
+  | 'valid'
+  | 'invalid'
+  | 'catch_all'
+  | 'inbox_full'
+  | 'disabled'
+  | 'unknown'
+  | 'not_verified';
 export type TagLabel = 'spam_trap' | 'disposable' | 'role';
 export type Priority = (typeof PRIORITIES)[number];
 

@@ -202,17 +202,15 @@ test('a 429 after a job was accepted, with no room to split under maxJobs: the a
 
 test('Growth, two keys of one account: the second sends what the first left today, and the note says they share it', async () => {
   const acct = sb.addAccount({ plan: 'growth', credits: 1_000_000, keys: [{}, {}] });
-  const [first, second] = sb
-    .apiKeys(acct.accountId)
-    .map(
-      (k) =>
-        new EmailVerificationClient({
-          apiKey: k.apiKey,
-          baseUrl: sb.baseUrl,
-          transport: fetchTransport,
-          runtime,
-        }),
-    );
+  const [first, second] = sb.apiKeys(acct.accountId).map(
+    (k) =>
+      new EmailVerificationClient({
+        apiKey: k.apiKey,
+        baseUrl: sb.baseUrl,
+        transport: fetchTransport,
+        runtime,
+      }),
+  );
   await first!.submitList({ emails: list(30_000, 'k') }, { sendWhatFits: true });
   const out = await second!.submitList({ emails: list(40_000, 'l') }, { sendWhatFits: true });
   expect(out.jobs.map((j) => j.total_emails)).toEqual([20_000]);

@@ -26,7 +26,15 @@ describe('categorize: the dashboard mapping, tags first, then primary_label', ()
   });
 
   test('only Valid without a disqualifying tag is safe to send', () => {
-    for (const label of ['valid', 'catch_all', 'inbox_full', 'invalid', 'disabled', 'unknown', 'not_verified']) {
+    for (const label of [
+      'valid',
+      'catch_all',
+      'inbox_full',
+      'invalid',
+      'disabled',
+      'unknown',
+      'not_verified',
+    ]) {
       for (const t of [[], ['role'], ['disposable'], ['spam_trap']]) {
         const { safeToSend } = categorize({ primary_label: label, tags: t.map(tag) });
         expect(safeToSend).toBe(label === 'valid' && t.length === 0);
@@ -35,8 +43,18 @@ describe('categorize: the dashboard mapping, tags first, then primary_label', ()
   });
 
   test('the row status is never used: a catch-all row with status invalid stays Catch-All', () => {
-    const row = { email: 'catchall1@acme.com', status: 'invalid', valid: false, details: { primary_label: 'catch_all', tags: [] } };
-    expect(withCategory(row)).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false, status: 'invalid' });
+    const row = {
+      email: 'catchall1@acme.com',
+      status: 'invalid',
+      valid: false,
+      details: { primary_label: 'catch_all', tags: [] },
+    };
+    expect(withCategory(row)).toMatchObject({
+      category: 'Catch-All',
+      group: 'risky',
+      safe_to_send: false,
+      status: 'invalid',
+    });
   });
 
   test('missing or broken details are held back as unknown, never sent', () => {
@@ -57,10 +75,18 @@ describe('categorize: the dashboard mapping, tags first, then primary_label', ()
   test('"refunded" only where the service refunds: a job\'s unknown row, never a charged single check', () => {
     const unknown = { primary_label: 'unknown', tags: [] };
     expect(categorize(unknown).category).toBe('Unknown / Not Verified (refunded)');
-    expect(categorize(unknown, { source: 'single' })).toEqual({ category: 'Unknown / Not Verified (charged)', group: 'risky', safeToSend: false });
+    expect(categorize(unknown, { source: 'single' })).toEqual({
+      category: 'Unknown / Not Verified (charged)',
+      group: 'risky',
+      safeToSend: false,
+    });
     expect(categorize({ primary_label: 'valid', tags: [] }, { source: 'single' }).category).toBe('Valid');
     // A single check's result carries credits_used; a job's row does not.
-    expect(withCategory({ details: unknown, credits_used: 1 }).category).toBe('Unknown / Not Verified (charged)');
-    expect(withCategory({ details: { primary_label: 'not_verified', tags: [] } }).category).toBe('Unknown / Not Verified (refunded)');
+    expect(withCategory({ details: unknown, credits_used: 1 }).category).toBe(
+      'Unknown / Not Verified (charged)',
+    );
+    expect(withCategory({ details: { primary_label: 'not_verified', tags: [] } }).category).toBe(
+      'Unknown / Not Verified (refunded)',
+    );
   });
 });

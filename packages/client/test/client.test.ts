@@ -35,14 +35,23 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 describe('endpoints', () => {
   test('verifySingle posts the address and check_smtp with the key header', async () => {
     const { client } = makeClient();
-    replyWithFixture(api().post('/v1/verify/single', { email: 'valid.anna@acme-corp.com', check_smtp: false }), 'verify-single.200');
+    replyWithFixture(
+      api().post('/v1/verify/single', { email: 'valid.anna@acme-corp.com', check_smtp: false }),
+      'verify-single.200',
+    );
     const r = await client.verifySingle({ email: ' valid.anna@acme-corp.com ', check_smtp: false });
     expect(r.email).toBe(loadFixture<any>('verify-single.200').body.email);
   });
 
   test('submitBulk sends every field given, and only those', async () => {
     const { client } = makeClient();
-    const body = { emails: ['a@acme.com', 'b@acme.com'], name: 'Leads', webhook_url: 'https://hooks.example.com/x', priority: 'high', check_smtp: true };
+    const body = {
+      emails: ['a@acme.com', 'b@acme.com'],
+      name: 'Leads',
+      webhook_url: 'https://hooks.example.com/x',
+      priority: 'high',
+      check_smtp: true,
+    };
     replyWithFixture(api().post('/v1/verify/bulk', body), 'verify-bulk.202');
     const r = await client.submitBulk(body as never);
     expect(r.job_id).toBe(JOB);
@@ -51,31 +60,52 @@ describe('endpoints', () => {
   test('getJob, listJobs, getResultsPage, credits, account, subscription, revokeKey', async () => {
     const { client } = makeClient();
     replyWithFixture(api().get(`/v1/jobs/${JOB}`), 'job.processing.200');
-    replyWithFixture(api().get('/v1/jobs').query({ status: 'completed', limit: 5, offset: 10 }), 'jobs-list.200');
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
+    replyWithFixture(
+      api().get('/v1/jobs').query({ status: 'completed', limit: 5, offset: 10 }),
+      'jobs-list.200',
+    );
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }),
+      'results.page2.200',
+    );
     replyWithFixture(api().get('/v1/account/credits'), 'credits.200');
     replyWithFixture(api().get('/v1/account'), 'account.200');
     replyWithFixture(api().get('/v1/subscription'), 'subscription.200');
     api().delete('/v1/keys/key_123').reply(204);
     expect((await client.getJob(JOB)).status).toBe('processing');
-    expect((await client.listJobs({ status: 'completed', limit: 5, offset: 10 })).jobs.length).toBeGreaterThan(0);
+    expect(
+      (await client.listJobs({ status: 'completed', limit: 5, offset: 10 })).jobs.length,
+    ).toBeGreaterThan(0);
     expect((await client.getResultsPage(JOB, { page: 2, per_page: 5 })).has_more).toBe(false);
     expect(typeof (await client.getCredits()).credits).toBe('number');
     expect((await client.getAccount()).plan).toBeDefined();
     expect((await client.getSubscription()).status).toBeDefined();
-    await expect(client.revokeKey('key_123')).resolves.toEqual({ key_id: 'key_123', revoked: true, confirmedBy: 'response' });
+    await expect(client.revokeKey('key_123')).resolves.toEqual({
+      key_id: 'key_123',
+      revoked: true,
+      confirmedBy: 'response',
+    });
   });
 });
 
 describe('errors: one class per status, readable, with body and headers', () => {
   test.each([
-    ['error.401', AuthenticationError, /^The API key was refused: it is missing, wrong or revoked\. The service answered HTTP 401: .+/],
-    ['error.402', InsufficientCreditsError, /^The account has too few credits for this request\..* The service answered HTTP 402: .+/],
+    [
+      'error.401',
+      AuthenticationError,
+      /^The API key was refused: it is missing, wrong or revoked\. The service answered HTTP 401: .+/,
+    ],
+    [
+      'error.402',
+      InsufficientCreditsError,
+      /^The account has too few credits for this request\..* The service answered HTTP 402: .+/,
+    ],
   ])('%s', async (fixture, cls, message) => {
     const { client } = makeClient();
     const fx = loadFixture(fixture);
     replyWithFixture(api().intercept(fx.request.path, fx.request.method), fixture);
-    const call = fx.request.method === 'POST' ? client.submitBulk({ emails: ['a@acme.com'] }) : client.getAccount();
+    const call =
+      fx.request.method === 'POST' ? client.submitBulk({ emails: ['a@acme.com'] }) : client.getAccount();
     const error = await call.catch((e) => e);
     expect(error).toBeInstanceOf(cls);
     expect(error.status).toBe(fx.status);
@@ -106,7 +136,10 @@ describe('errors: one class per status, readable, with body and headers', () => 
     replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.422');
     const error = await client.submitBulk({ emails: ['a@acme.com'] }).catch((e) => e);
     expect(error).toBeInstanceOf(UnprocessableError);
-    expect(error.invalidEmails.map((e: { email: string }) => e.email)).toEqual(['anna@@acme-corp.com', 'bob.bigcorp.io']);
+    expect(error.invalidEmails.map((e: { email: string }) => e.email)).toEqual([
+      'anna@@acme-corp.com',
+      'bob.bigcorp.io',
+    ]);
     expect(error.message).toMatch(/Nothing was charged/);
   });
 
@@ -150,16 +183,21 @@ describe('retries', () => {
     ['epoch seconds', (now: number) => String(Math.floor(now / 1000) + 7), 7000],
     ['delta seconds', () => '7', 7000],
     ['HTTP date', (now: number) => new Date(now + 7000).toUTCString(), 7000],
-  ])('429 waits for X-RateLimit-Reset as %s, then retries (POST too: the server refused it)', async (_n, header, wait) => {
-    const runtime = fakeRuntime();
-    const { client, requests } = makeClient(runtime);
-    api().post('/v1/verify/bulk').reply(429, { error: { message: 'slow down' } }, { 'X-RateLimit-Reset': header(runtime.now()) });
-    replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202');
-    await client.submitBulk({ emails: ['a@acme.com'] });
-    expect(runtime.sleeps[0]).toBeGreaterThanOrEqual(wait - 1000);
-    expect(runtime.sleeps[0]).toBeLessThanOrEqual(wait);
-    expect(requests).toEqual(['POST /v1/verify/bulk', 'POST /v1/verify/bulk']);
-  });
+  ])(
+    '429 waits for X-RateLimit-Reset as %s, then retries (POST too: the server refused it)',
+    async (_n, header, wait) => {
+      const runtime = fakeRuntime();
+      const { client, requests } = makeClient(runtime);
+      api()
+        .post('/v1/verify/bulk')
+        .reply(429, { error: { message: 'slow down' } }, { 'X-RateLimit-Reset': header(runtime.now()) });
+      replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202');
+      await client.submitBulk({ emails: ['a@acme.com'] });
+      expect(runtime.sleeps[0]).toBeGreaterThanOrEqual(wait - 1000);
+      expect(runtime.sleeps[0]).toBeLessThanOrEqual(wait);
+      expect(requests).toEqual(['POST /v1/verify/bulk', 'POST /v1/verify/bulk']);
+    },
+  );
 
   test('503 waits for Retry-After, then retries', async () => {
     const runtime = fakeRuntime();
@@ -186,7 +224,9 @@ describe('retries', () => {
   test('a 429 with an epoch reset far away is a RateLimitError with retryAt', async () => {
     const runtime = fakeRuntime();
     const { client } = makeClient(runtime);
-    api().post('/v1/verify/single').reply(429, {}, { 'X-RateLimit-Reset': String(Math.floor(runtime.now() / 1000) + 3600) });
+    api()
+      .post('/v1/verify/single')
+      .reply(429, {}, { 'X-RateLimit-Reset': String(Math.floor(runtime.now() / 1000) + 3600) });
     const error = await client.verifySingle({ email: 'a@acme.com' }).catch((e) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.retryAt).toBe(runtime.now() + 3_600_000);
@@ -198,7 +238,9 @@ describe('retries', () => {
     api().post('/v1/verify/bulk').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
     const error = await client.submitBulk({ emails: ['a@acme.com'] }).catch((e) => e);
     expect(error).toBeInstanceOf(SubmissionUncertainError);
-    expect(error.message).toMatch(/may have accepted it and charged up to 1 credit\. Look for a job created at about that time in the job list/);
+    expect(error.message).toMatch(
+      /may have accepted it and charged up to 1 credit\. Look for a job created at about that time in the job list/,
+    );
     expect(error.addressCount).toBe(1);
     expect(requests).toHaveLength(1);
   });
@@ -214,7 +256,9 @@ describe('retries', () => {
   test('a bulk POST answered 500 is not resent either (it may have been accepted)', async () => {
     const { client, requests } = makeClient();
     api().post('/v1/verify/bulk').reply(500, {});
-    await expect(client.submitBulk({ emails: ['a@acme.com'] })).rejects.toBeInstanceOf(SubmissionUncertainError);
+    await expect(client.submitBulk({ emails: ['a@acme.com'] })).rejects.toBeInstanceOf(
+      SubmissionUncertainError,
+    );
     expect(requests).toHaveLength(1);
   });
 
@@ -259,11 +303,23 @@ describe('input is checked before any request', () => {
   test.each([
     ['malformed single', () => client.verifySingle({ email: 'nope' }), 'email'],
     ['empty list', () => client.submitBulk({ emails: [] }), 'emails'],
-    ['50,001 items', () => client.submitBulk({ emails: Array.from({ length: 50_001 }, (_, i) => `u${i}@acme.com`) }), 'emails'],
+    [
+      '50,001 items',
+      () => client.submitBulk({ emails: Array.from({ length: 50_001 }, (_, i) => `u${i}@acme.com`) }),
+      'emails',
+    ],
     ['malformed in list', () => client.submitBulk({ emails: ['a@acme.com', 'bad@'] }), 'emails'],
     ['name of 256', () => client.submitBulk({ emails: ['a@acme.com'], name: 'x'.repeat(256) }), 'name'],
-    ['bad priority', () => client.submitBulk({ emails: ['a@acme.com'], priority: 'asap' as never }), 'priority'],
-    ['http webhook', () => client.submitBulk({ emails: ['a@acme.com'], webhook_url: 'http://hooks.example.com' }), 'webhook_url'],
+    [
+      'bad priority',
+      () => client.submitBulk({ emails: ['a@acme.com'], priority: 'asap' as never }),
+      'priority',
+    ],
+    [
+      'http webhook',
+      () => client.submitBulk({ emails: ['a@acme.com'], webhook_url: 'http://hooks.example.com' }),
+      'webhook_url',
+    ],
     ['per_page 0', () => client.getResultsPage(JOB, { per_page: 0 }), 'per_page'],
     ['per_page 1001', () => client.getResultsPage(JOB, { per_page: 1001 }), 'per_page'],
     ['page 0', () => client.getResultsPage(JOB, { page: 0 }), 'page'],
@@ -290,8 +346,14 @@ describe('input is checked before any request', () => {
 describe('pagination', () => {
   test('reads pages until has_more is false', async () => {
     const { client, requests } = makeClient();
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+    );
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }),
+      'results.page2.200',
+    );
     const rows = await collect(client.results(JOB, { pageSize: 5 }));
     expect(rows).toHaveLength(8);
     expect(requests).toHaveLength(2);
@@ -299,23 +361,44 @@ describe('pagination', () => {
 
   test('stops on has_more false even when a page is full, and on an empty page', async () => {
     const { client } = makeClient();
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, has_more: false }));
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+      (b) => ({ ...b, has_more: false }),
+    );
     expect(await collect(client.results(JOB, { pageSize: 5 }))).toHaveLength(5);
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, results: [], total: 0, has_more: false }));
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+      (b) => ({ ...b, results: [], total: 0, has_more: false }),
+    );
     expect(await collect(client.results(JOB, { pageSize: 5 }))).toEqual([]);
   });
 
   test('keeps reading while a job is processing (has_more decides, not total)', async () => {
     const { client } = makeClient();
     const fx = loadFixture<any>('results.page1.200').body;
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200', (b) => ({ ...b, status: 'processing', total: 5, has_more: true }));
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200', (b) => ({ ...b, status: 'processing', results: fx.results.slice(0, 2), total: 7, has_more: false }));
-    expect(await collect(client.results(JOB, { pageSize: 5, concurrency: 4, follow: false }))).toHaveLength(7);
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+      (b) => ({ ...b, status: 'processing', total: 5, has_more: true }),
+    );
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }),
+      'results.page2.200',
+      (b) => ({ ...b, status: 'processing', results: fx.results.slice(0, 2), total: 7, has_more: false }),
+    );
+    expect(await collect(client.results(JOB, { pageSize: 5, concurrency: 4, follow: false }))).toHaveLength(
+      7,
+    );
   });
 
   test('maxRows stops early without reading further pages', async () => {
     const { client, requests } = makeClient();
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+    );
     expect(await collect(client.results(JOB, { pageSize: 5, maxRows: 3 }))).toHaveLength(3);
     expect(requests).toHaveLength(1);
   });
@@ -329,7 +412,12 @@ describe('pagination', () => {
         .query({ page: p, per_page: 2 })
         .delay(p === 2 ? 60 : 0)
         .reply(200, {
-          job_id: JOB, status: 'completed', total: 10, page: p, per_page: 2, has_more: p < 5,
+          job_id: JOB,
+          status: 'completed',
+          total: 10,
+          page: p,
+          per_page: 2,
+          has_more: p < 5,
           results: [0, 1].map((i) => ({ ...row, email: `r${(p - 1) * 2 + i}@acme.com` })),
         });
     }
@@ -340,8 +428,28 @@ describe('pagination', () => {
   test('jobs() pages with offset until a short page', async () => {
     const { client } = makeClient();
     const item = loadFixture<any>('jobs-list.200').body.jobs[0];
-    api().get('/v1/jobs').query({ limit: 2, offset: 0 }).reply(200, { jobs: [{ ...item, job_id: 'j1' }, { ...item, job_id: 'j2' }], limit: 2, offset: 0 });
-    api().get('/v1/jobs').query({ limit: 2, offset: 2 }).reply(200, { jobs: [{ ...item, job_id: 'j2' }, { ...item, job_id: 'j3' }], limit: 2, offset: 2 });
+    api()
+      .get('/v1/jobs')
+      .query({ limit: 2, offset: 0 })
+      .reply(200, {
+        jobs: [
+          { ...item, job_id: 'j1' },
+          { ...item, job_id: 'j2' },
+        ],
+        limit: 2,
+        offset: 0,
+      });
+    api()
+      .get('/v1/jobs')
+      .query({ limit: 2, offset: 2 })
+      .reply(200, {
+        jobs: [
+          { ...item, job_id: 'j2' },
+          { ...item, job_id: 'j3' },
+        ],
+        limit: 2,
+        offset: 2,
+      });
     api().get('/v1/jobs').query({ limit: 2, offset: 4 }).reply(200, { jobs: [], limit: 2, offset: 4 });
     const ids = (await collect(client.jobs({ pageSize: 2 }))).map((j) => j.job_id);
     expect(ids).toEqual(['j1', 'j2', 'j3']);
@@ -366,7 +474,11 @@ describe('waitForJob', () => {
     const { client } = makeClient();
     replyWithFixture(api().get(`/v1/jobs/${JOB}`), 'job.failed.200');
     expect((await client.waitForJob(JOB)).error).toBeTruthy();
-    replyWithFixture(api().get(`/v1/jobs/${JOB}`), 'job.processing.200', (b) => ({ ...b, status: 'archived_by_admin', terminal: true }));
+    replyWithFixture(api().get(`/v1/jobs/${JOB}`), 'job.processing.200', (b) => ({
+      ...b,
+      status: 'archived_by_admin',
+      terminal: true,
+    }));
     expect((await client.waitForJob(JOB)).status).toBe('archived_by_admin');
   });
 
@@ -389,13 +501,21 @@ describe('waitForJob', () => {
 
 describe('submitList', () => {
   const accepted = (emails: string[], id = 'job_x') => ({
-    ...loadFixture<any>('verify-bulk.202').body, job_id: id, total_emails: emails.length, credits_used: emails.length,
+    ...loadFixture<any>('verify-bulk.202').body,
+    job_id: id,
+    total_emails: emails.length,
+    credits_used: emails.length,
   });
 
   test('removes duplicates and malformed addresses, reports them, charges only the rest', async () => {
     const { client } = makeClient();
-    api().post('/v1/verify/bulk', { emails: ['Anna@acme.com', 'bob@acme.com'], name: 'Leads' }).reply(202, accepted(['a', 'b']));
-    const r = await client.submitList({ emails: 'Anna@acme.com\nanna@ACME.com\nbob@acme.com\nnot-an-email', name: 'Leads' });
+    api()
+      .post('/v1/verify/bulk', { emails: ['Anna@acme.com', 'bob@acme.com'], name: 'Leads' })
+      .reply(202, accepted(['a', 'b']));
+    const r = await client.submitList({
+      emails: 'Anna@acme.com\nanna@ACME.com\nbob@acme.com\nnot-an-email',
+      name: 'Leads',
+    });
     expect(r.jobs).toHaveLength(1);
     expect(r.creditsUsed).toBe(2);
     expect(r.preflight.duplicates).toHaveLength(1);
@@ -406,10 +526,13 @@ describe('submitList', () => {
     const { client } = makeClient();
     const emails = Array.from({ length: 50_003 }, (_, i) => `u${i}@acme.com`);
     const names: string[] = [];
-    api().post('/v1/verify/bulk').times(2).reply(202, (_uri, body: any) => {
-      names.push(body.name);
-      return accepted(body.emails, `job_${names.length}`);
-    });
+    api()
+      .post('/v1/verify/bulk')
+      .times(2)
+      .reply(202, (_uri, body: any) => {
+        names.push(body.name);
+        return accepted(body.emails, `job_${names.length}`);
+      });
     const r = await client.submitList({ emails, name: 'Big' });
     expect(r.jobs.map((j) => j.total_emails)).toEqual([50_000, 3]);
     expect(names).toEqual(['Big (part 1 of 2)', 'Big (part 2 of 2)']);
@@ -417,8 +540,17 @@ describe('submitList', () => {
 
   test('a 422 naming addresses drops them and resubmits the rest (422 charges nothing)', async () => {
     const { client, requests } = makeClient();
-    api().post('/v1/verify/bulk').reply(422, { error: { message: 'invalid', invalid_emails: [{ email: 'weird@acme.com', reason: 'blocked syntax' }] } });
-    api().post('/v1/verify/bulk', { emails: ['a@acme.com', 'b@acme.com'] }).reply(202, accepted(['a', 'b']));
+    api()
+      .post('/v1/verify/bulk')
+      .reply(422, {
+        error: {
+          message: 'invalid',
+          invalid_emails: [{ email: 'weird@acme.com', reason: 'blocked syntax' }],
+        },
+      });
+    api()
+      .post('/v1/verify/bulk', { emails: ['a@acme.com', 'b@acme.com'] })
+      .reply(202, accepted(['a', 'b']));
     const r = await client.submitList({ emails: ['a@acme.com', 'weird@acme.com', 'b@acme.com'] });
     expect(r.rejectedByService).toEqual([{ email: 'weird@acme.com', index: 1, reason: 'blocked syntax' }]);
     expect(requests).toHaveLength(2);
@@ -428,11 +560,14 @@ describe('submitList', () => {
     const { client } = makeClient();
     const bad = 'b3@acme.com';
     const submitted: string[][] = [];
-    api().post('/v1/verify/bulk').times(20).reply((_uri, body: any) => {
-      if (body.emails.includes(bad)) return [422, { error: { message: 'invalid address in list' } }];
-      submitted.push(body.emails);
-      return [202, accepted(body.emails, `job_${submitted.length}`)];
-    });
+    api()
+      .post('/v1/verify/bulk')
+      .times(20)
+      .reply((_uri, body: any) => {
+        if (body.emails.includes(bad)) return [422, { error: { message: 'invalid address in list' } }];
+        submitted.push(body.emails);
+        return [202, accepted(body.emails, `job_${submitted.length}`)];
+      });
     const emails = Array.from({ length: 8 }, (_, i) => `b${i}@acme.com`);
     const r = await client.submitList({ emails });
     expect(r.rejectedByService.map((x) => x.email)).toEqual([bad]);
@@ -443,7 +578,9 @@ describe('submitList', () => {
   test('a 422 about the webhook is reported as it is, not bisected', async () => {
     const { client, requests } = makeClient();
     replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.422-webhook-url');
-    await expect(client.submitList({ emails: ['a@acme.com', 'b@acme.com'], webhook_url: 'https://hooks.example.com/x' })).rejects.toBeInstanceOf(UnprocessableError);
+    await expect(
+      client.submitList({ emails: ['a@acme.com', 'b@acme.com'], webhook_url: 'https://hooks.example.com/x' }),
+    ).rejects.toBeInstanceOf(UnprocessableError);
     expect(requests).toHaveLength(1);
   });
 
@@ -451,7 +588,9 @@ describe('submitList', () => {
     const { client } = makeClient();
     api().post('/v1/verify/bulk').reply(202, accepted([], 'job_first'));
     replyWithFixture(api().post('/v1/verify/bulk'), 'error.402');
-    const error = await client.submitList({ emails: ['a@acme.com', 'b@acme.com'] }, { maxPerJob: 1 }).catch((e) => e);
+    const error = await client
+      .submitList({ emails: ['a@acme.com', 'b@acme.com'] }, { maxPerJob: 1 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(PartialSubmissionError);
     expect(error.submittedJobIds).toEqual(['job_first']);
     expect(error.unsent).toEqual(['b@acme.com']);
@@ -471,7 +610,9 @@ describe('construction', () => {
   test('an absent key is refused unless the transport authenticates by itself', () => {
     expect(() => new EmailVerificationClient({ ...base })).toThrow(InputError);
     expect(() => new EmailVerificationClient({ ...base, authenticatedByTransport: true })).not.toThrow();
-    expect(() => new EmailVerificationClient({ ...base, authenticatedByTransport: true, apiKey: 'nope' })).toThrow(/evf_/);
+    expect(
+      () => new EmailVerificationClient({ ...base, authenticatedByTransport: true, apiKey: 'nope' }),
+    ).toThrow(/evf_/);
   });
 
   test('loopback http webhooks only when the base URL is itself on loopback (the sandbox)', async () => {
@@ -480,7 +621,12 @@ describe('construction', () => {
     await expect(remote.assertWebhookUrl(hook)).rejects.toThrow(/https/);
     const local = new EmailVerificationClient({ ...base, apiKey: KEY, baseUrl: 'http://127.0.0.1:8787/api' });
     await expect(local.assertWebhookUrl(hook)).resolves.toBeUndefined();
-    const forced = new EmailVerificationClient({ ...base, apiKey: KEY, baseUrl: 'http://127.0.0.1:8787/api', webhookUrl: { allowLoopbackHttp: false } });
+    const forced = new EmailVerificationClient({
+      ...base,
+      apiKey: KEY,
+      baseUrl: 'http://127.0.0.1:8787/api',
+      webhookUrl: { allowLoopbackHttp: false },
+    });
     await expect(forced.assertWebhookUrl(hook)).rejects.toThrow(/https/);
   });
 });
@@ -490,15 +636,25 @@ describe('results with follow', () => {
     const runtime = fakeRuntime();
     const { client } = makeClient(runtime);
     const row = loadFixture<any>('results.page1.200').body.results[0];
-    const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ ...row, email: `r${from + i}@acme.com` }));
-    const page = (p: number, status: string, results: unknown[], has_more: boolean, total: number) => ({ job_id: JOB, status, total, page: p, per_page: 3, has_more, results });
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ ...row, email: `r${from + i}@acme.com` }));
+    const page = (p: number, status: string, results: unknown[], has_more: boolean, total: number) => ({
+      job_id: JOB,
+      status,
+      total,
+      page: p,
+      per_page: 3,
+      has_more,
+      results,
+    });
     const q = (p: number) => api().get(`/v1/jobs/${JOB}/results`).query({ page: p, per_page: 3 });
     q(1).reply(200, page(1, 'processing', rows(0, 2), false, 2));
     q(1).reply(200, page(1, 'processing', rows(0, 3), true, 4));
     q(2).reply(200, page(2, 'processing', rows(3, 4), false, 4));
     q(2).reply(200, page(2, 'completed', rows(3, 5), false, 5));
     const got: string[] = [];
-    for await (const r of client.results(JOB, { pageSize: 3, follow: true, pollIntervalMs: 1 })) got.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 3, follow: true, pollIntervalMs: 1 }))
+      got.push(r.email);
     expect(got).toEqual(['r0@acme.com', 'r1@acme.com', 'r2@acme.com', 'r3@acme.com', 'r4@acme.com']);
     expect(runtime.sleeps).toEqual([10_000, 10_000]);
   });
@@ -507,20 +663,39 @@ describe('results with follow', () => {
 describe('results with a group filter', () => {
   test('yields only rows of the chosen groups, decided by details; maxRows counts matching rows', async () => {
     const { client } = makeClient();
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
-    const all = [...loadFixture<any>('results.page1.200').body.results, ...loadFixture<any>('results.page2.200').body.results];
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+    );
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }),
+      'results.page2.200',
+    );
+    const all = [
+      ...loadFixture<any>('results.page1.200').body.results,
+      ...loadFixture<any>('results.page2.200').body.results,
+    ];
     const { categorize } = await import('@evf/client');
-    const expected = all.filter((r: any) => categorize(r.details).group !== 'safe_to_send').map((r: any) => r.email);
+    const expected = all
+      .filter((r: any) => categorize(r.details).group !== 'safe_to_send')
+      .map((r: any) => r.email);
     const got: string[] = [];
-    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'] })) got.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'] }))
+      got.push(r.email);
     expect(got).toEqual(expected);
     expect(got.length).toBeGreaterThan(1);
 
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }), 'results.page1.200');
-    replyWithFixture(api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }), 'results.page2.200');
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 1, per_page: 5 }),
+      'results.page1.200',
+    );
+    replyWithFixture(
+      api().get(`/v1/jobs/${JOB}/results`).query({ page: 2, per_page: 5 }),
+      'results.page2.200',
+    );
     const firstTwo: string[] = [];
-    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'], maxRows: 2 })) firstTwo.push(r.email);
+    for await (const r of client.results(JOB, { pageSize: 5, groups: ['risky', 'invalid'], maxRows: 2 }))
+      firstTwo.push(r.email);
     expect(firstTwo).toEqual(expected.slice(0, 2));
     nock.cleanAll();
   });

@@ -1,4 +1,10 @@
-import { addressesByItem, isEmailSyntaxValid, emailProblem, preflightEmails, summarizePreflight } from '@evf/client';
+import {
+  addressesByItem,
+  isEmailSyntaxValid,
+  emailProblem,
+  preflightEmails,
+  summarizePreflight,
+} from '@evf/client';
 import { planSubmission } from '../src/bulk';
 import { parseEmailList, scanEmail, SCAN_OK_UPPER } from '../src/validation/email';
 
@@ -53,10 +59,20 @@ describe('email syntax', () => {
 
 describe('parseEmailList', () => {
   test('splits pasted text on lines, commas, semicolons and tabs', () => {
-    expect(parseEmailList('a@x.com\r\nb@x.com, c@x.com;d@x.com\te@x.com\n\n')).toEqual(['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com']);
+    expect(parseEmailList('a@x.com\r\nb@x.com, c@x.com;d@x.com\te@x.com\n\n')).toEqual([
+      'a@x.com',
+      'b@x.com',
+      'c@x.com',
+      'd@x.com',
+      'e@x.com',
+    ]);
   });
   test('splits list items that hold several addresses and drops empty cells', () => {
-    expect(parseEmailList(['a@x.com, b@x.com', '', null, ' c@x.com '])).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+    expect(parseEmailList(['a@x.com, b@x.com', '', null, ' c@x.com '])).toEqual([
+      'a@x.com',
+      'b@x.com',
+      'c@x.com',
+    ]);
   });
 });
 
@@ -74,7 +90,10 @@ describe('preflightEmails', () => {
   test('splits malformed addresses out with reasons; they never reach the list', () => {
     const r = preflightEmails(['good@acme.com', 'bad@@acme.com', 'nope', 'also.good@acme.com']);
     expect(r.unique).toEqual(['good@acme.com', 'also.good@acme.com']);
-    expect(r.malformed.map((m) => [m.email, m.index])).toEqual([['bad@@acme.com', 1], ['nope', 2]]);
+    expect(r.malformed.map((m) => [m.email, m.index])).toEqual([
+      ['bad@@acme.com', 1],
+      ['nope', 2],
+    ]);
     expect(r.malformed[0]!.reason).toMatch(/more than one @/);
     expect(r.received).toBe(4);
   });
@@ -97,13 +116,17 @@ describe('preflightEmails', () => {
     const r = preflightEmails(list);
     expect(r.chunks.map((c) => c.length)).toEqual([50_000, 50_000, 20_001]);
     expect(r.chunks[2]![20_000]).toBe('user120000@example.com');
-    expect(preflightEmails(list.slice(0, 10), { maxPerJob: 4 }).chunks.map((c) => c.length)).toEqual([4, 4, 2]);
+    expect(preflightEmails(list.slice(0, 10), { maxPerJob: 4 }).chunks.map((c) => c.length)).toEqual([
+      4, 4, 2,
+    ]);
     expect(() => preflightEmails(list, { maxPerJob: 50_001 })).toThrow(RangeError);
   });
 
   test('summary names every removal', () => {
     const r = preflightEmails(['a@x.com', 'A@x.com', 'bad']);
-    expect(summarizePreflight(r)).toBe('1 unique address(es) to verify; 1 duplicate(s) removed; 1 malformed address(es) skipped (not charged)');
+    expect(summarizePreflight(r)).toBe(
+      '1 unique address(es) to verify; 1 duplicate(s) removed; 1 malformed address(es) skipped (not charged)',
+    );
   });
 });
 
@@ -117,14 +140,31 @@ describe('pasted forms: "Name <address>" and mailto: cells are understood and re
       '<dan@example.com>',
       'plain@example.com',
     ]);
-    expect(report.unique).toEqual(['ada@example.com', 'ada2@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com', 'plain@example.com']);
+    expect(report.unique).toEqual([
+      'ada@example.com',
+      'ada2@example.com',
+      'bob@example.com',
+      'carol@example.com',
+      'dan@example.com',
+      'plain@example.com',
+    ]);
     expect(report.uniqueSourceIndex).toEqual([0, 1, 2, 3, 4, 5]);
     expect(report.malformed).toEqual([]);
     expect(report.unwrapped).toEqual([
       { input: 'Ada Lovelace <ada@example.com>', email: 'ada@example.com', index: 0, how: 'display_name' },
-      { input: '"Lovelace, Ada" <ada2@example.com>', email: 'ada2@example.com', index: 1, how: 'display_name' },
+      {
+        input: '"Lovelace, Ada" <ada2@example.com>',
+        email: 'ada2@example.com',
+        index: 1,
+        how: 'display_name',
+      },
       { input: 'mailto:bob@example.com', email: 'bob@example.com', index: 2, how: 'mailto' },
-      { input: 'mailto:carol%40example.com?subject=Hello', email: 'carol@example.com', index: 3, how: 'mailto' },
+      {
+        input: 'mailto:carol%40example.com?subject=Hello',
+        email: 'carol@example.com',
+        index: 3,
+        how: 'mailto',
+      },
       { input: '<dan@example.com>', email: 'dan@example.com', index: 4, how: 'display_name' },
     ]);
     expect(summarizePreflight(report)).toMatch(/5 taken from "Name <address>" or mailto: cells/);
@@ -139,14 +179,27 @@ describe('pasted forms: "Name <address>" and mailto: cells are understood and re
   test('what is inside must still be a valid address; otherwise the cell is malformed as it stands', () => {
     const report = preflightEmails(['Ada <not-an-address>', 'mailto:', 'Ada ada@example.com']);
     expect(report.unique).toEqual([]);
-    expect(report.malformed.map((m) => m.email)).toEqual(['Ada <not-an-address>', 'mailto:', 'Ada ada@example.com']);
+    expect(report.malformed.map((m) => m.email)).toEqual([
+      'Ada <not-an-address>',
+      'mailto:',
+      'Ada ada@example.com',
+    ]);
     expect(report.unwrapped).toEqual([]);
   });
 });
 
 describe('addressesByItem: what each input item sent, to match results back to rows', () => {
   it('gives each item the addresses taken from it after unwrapping, duplicates included, malformed left out', () => {
-    const items = ['Ada Lovelace <ada@x.com>', 'mailto:bob@y.org?subject=Hi', '"Lee, Jr." <lee@z.net>', 'BOB <BOB@Y.ORG>', 'broken@', '', 'c@x.com; d@x.com', null];
+    const items = [
+      'Ada Lovelace <ada@x.com>',
+      'mailto:bob@y.org?subject=Hi',
+      '"Lee, Jr." <lee@z.net>',
+      'BOB <BOB@Y.ORG>',
+      'broken@',
+      '',
+      'c@x.com; d@x.com',
+      null,
+    ];
     const report = preflightEmails(items);
     expect(addressesByItem(report, items.length)).toEqual([
       ['ada@x.com'],
@@ -161,7 +214,9 @@ describe('addressesByItem: what each input item sent, to match results back to r
   });
 
   it('accounts for every address the report kept, once, at the item it came from', () => {
-    const items = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? `Name ${i} <u${i % 50}@x.com>` : i % 11 === 0 ? 'bad@' : `U${i % 50}@X.com`));
+    const items = Array.from({ length: 300 }, (_, i) =>
+      i % 7 === 0 ? `Name ${i} <u${i % 50}@x.com>` : i % 11 === 0 ? 'bad@' : `U${i % 50}@X.com`,
+    );
     const report = preflightEmails(items);
     const byItem = addressesByItem(report, items.length);
     expect(byItem.flat()).toHaveLength(report.unique.length + report.duplicates.length);

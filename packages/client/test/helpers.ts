@@ -6,7 +6,9 @@ export const BASE = 'https://api.evf.test/api';
 export const KEY = 'evf_test_key_1234567890';
 
 /** A runtime whose sleeps return at once and are recorded, with a clock that advances by them. */
-export function fakeRuntime(start = Date.UTC(2026, 0, 15, 10, 0, 0)): Runtime & { sleeps: number[]; clock: { t: number } } {
+export function fakeRuntime(
+  start = Date.UTC(2026, 0, 15, 10, 0, 0),
+): Runtime & { sleeps: number[]; clock: { t: number } } {
   const clock = { t: start };
   const sleeps: number[] = [];
   return {
@@ -22,7 +24,10 @@ export function fakeRuntime(start = Date.UTC(2026, 0, 15, 10, 0, 0)): Runtime & 
   };
 }
 
-export function makeClient(runtime = fakeRuntime(), extra: Partial<ConstructorParameters<typeof EmailVerificationClient>[0]> = {}) {
+export function makeClient(
+  runtime = fakeRuntime(),
+  extra: Partial<ConstructorParameters<typeof EmailVerificationClient>[0]> = {},
+) {
   const requests: string[] = [];
   const client = new EmailVerificationClient({
     apiKey: KEY,

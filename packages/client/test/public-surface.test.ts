@@ -125,7 +125,14 @@ describe("the client's public surface", () => {
   });
 
   it('no message helper or second error module leaks out', () => {
-    for (const internal of ['plural', 'formatWait', 'extractServerMessage', 'classifyTransportFailure', 'assertBaseUrl', 'HttpCore']) {
+    for (const internal of [
+      'plural',
+      'formatWait',
+      'extractServerMessage',
+      'classifyTransportFailure',
+      'assertBaseUrl',
+      'HttpCore',
+    ]) {
       expect(Object.keys(node)).not.toContain(internal);
     }
   });

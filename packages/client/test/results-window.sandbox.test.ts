@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 const prefixes = ['valid', 'invalid', 'catchall', 'info', 'unknown'];
-const list = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}.${tag}.${i}@example.com`);
+const list = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}.${tag}.${i}@example.com`);
 
 async function finishedJob(client: EmailVerificationClient, emails: string[]): Promise<Job> {
   const { job_id } = await client.submitBulk({ emails });
@@ -52,7 +53,11 @@ it('with a group filter, the next start row counts rows read, so the following w
   expect(first.rows.every((r) => r.email.startsWith('valid.'))).toBe(true);
   // valid rows are every fifth row: the 40th sits at position 195, so the next window starts at 196.
   expect(first.nextStartRow).toBe(196);
-  const rest = await client.resultsWindow(job.job_id, { startRow: first.nextStartRow!, maxRows: 1_000, group: 'safe_to_send' });
+  const rest = await client.resultsWindow(job.job_id, {
+    startRow: first.nextStartRow!,
+    maxRows: 1_000,
+    group: 'safe_to_send',
+  });
   expect(rest.rows).toHaveLength(60);
   expect(rest.end).toBe('complete');
 });

@@ -9,7 +9,8 @@ describe('parseRetryHeader accepts every form of X-RateLimit-Reset / Retry-After
   test('delta seconds', () => expect(parseRetryHeader('30', NOW)).toBe(30_000));
   test('fractional delta seconds', () => expect(parseRetryHeader('1.5', NOW)).toBe(1500));
   test('HTTP date', () => expect(parseRetryHeader(new Date(NOW + 90_000).toUTCString(), NOW)).toBe(90_000));
-  test('a time already past means no wait', () => expect(parseRetryHeader(String(NOW / 1000 - 5), NOW)).toBe(0));
+  test('a time already past means no wait', () =>
+    expect(parseRetryHeader(String(NOW / 1000 - 5), NOW)).toBe(0));
   test('absent or garbage gives undefined', () => {
     expect(parseRetryHeader(undefined, NOW)).toBeUndefined();
     expect(parseRetryHeader('', NOW)).toBeUndefined();

@@ -5,7 +5,11 @@
 import fc from 'fast-check';
 import { createRowSharer, type ResultRow } from '@evf/client';
 
-function row(email: string, domain: string, labelReasons = ['Mail server accepted the recipient']): ResultRow {
+function row(
+  email: string,
+  domain: string,
+  labelReasons = ['Mail server accepted the recipient'],
+): ResultRow {
   return {
     email,
     status: 'valid',

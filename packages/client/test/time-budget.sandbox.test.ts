@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-function budgetClient(apiKey: string): { client: EmailVerificationClient; runtime: Runtime; posts: number[] } {
+function budgetClient(apiKey: string): {
+  client: EmailVerificationClient;
+  runtime: Runtime;
+  posts: number[];
+} {
   const runtime = acceleratedRuntime(SPEED);
   const posts: number[] = [];
   const client = new EmailVerificationClient({
@@ -33,7 +37,8 @@ function budgetClient(apiKey: string): { client: EmailVerificationClient; runtim
   return { client, runtime, posts };
 }
 
-const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `valid.${tag}.${i}@example.com`);
+const addresses = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `valid.${tag}.${i}@example.com`);
 
 it('stops posting jobs when the next one would not fit the budget, and returns exactly the addresses not sent', async () => {
   const account = freshAccount(sb);
@@ -57,7 +62,9 @@ it('a list whose first job cannot fit sends nothing and says the budget ran out'
   const account = freshAccount(sb);
   const { client, runtime, posts } = budgetClient(account.apiKey);
   const plan = await client.planList({ emails: addresses(3, 'none') });
-  await expect(client.submitPlan(plan, { deadline: runtime.now() + 5_000 })).rejects.toBeInstanceOf(TimeBudgetSpentError);
+  await expect(client.submitPlan(plan, { deadline: runtime.now() + 5_000 })).rejects.toBeInstanceOf(
+    TimeBudgetSpentError,
+  );
   expect(posts).toEqual([]);
   expect(sb.ledger(account.accountId).charged).toBe(0);
 });

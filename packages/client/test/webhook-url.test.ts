@@ -79,7 +79,9 @@ describe('webhook_url rules (each rule of the spec)', () => {
 
   test('DNS answers are checked too', () => {
     expect(checkResolvedAddresses('hooks.example.com', ['93.184.216.34'])).toEqual([]);
-    expect(checkResolvedAddresses('evil.example.com', ['93.184.216.34', '10.1.2.3'])[0]!.rule).toBe('resolves_public');
+    expect(checkResolvedAddresses('evil.example.com', ['93.184.216.34', '10.1.2.3'])[0]!.rule).toBe(
+      'resolves_public',
+    );
     expect(checkResolvedAddresses('nx.example.com', [])[0]!.message).toMatch(/does not resolve/);
   });
 
@@ -99,20 +101,26 @@ describe('webhook_url rules (each rule of the spec)', () => {
 });
 
 describe('found by the differential test against the sandbox (packages/sandbox/test/differential.test.ts)', () => {
-  test.each(['https://[2001::1]/h', 'https://[2001:1ff::1]/h', 'https://[3fff::1]/h', 'https://[::8.8.8.8]/h'])(
-    '%s is not a public address',
-    (url) => {
-      expect(rules(url)).toContain('public_host');
-    },
-  );
+  test.each([
+    'https://[2001::1]/h',
+    'https://[2001:1ff::1]/h',
+    'https://[3fff::1]/h',
+    'https://[::8.8.8.8]/h',
+  ])('%s is not a public address', (url) => {
+    expect(rules(url)).toContain('public_host');
+  });
   test('2001:200::/23 onwards and IPv4-mapped public addresses stay public', () => {
     expect(rules('https://[2001:200::1]/h')).toEqual([]);
     expect(rules('https://[::ffff:8.8.8.8]/h')).toEqual([]);
   });
-  test.each(['https:hooks.example.com/h', 'https:\\\\hooks.example.com/h', ' https://hooks.example.com/h', 'https://hooks.example.com/a b', 'https://hööks.example.com/h', 'https://hooks.example.com/%zz'])(
-    '%j is not an RFC 3986 URL',
-    (url) => {
-      expect(rules(url)).toEqual(['syntax']);
-    },
-  );
+  test.each([
+    'https:hooks.example.com/h',
+    'https:\\\\hooks.example.com/h',
+    ' https://hooks.example.com/h',
+    'https://hooks.example.com/a b',
+    'https://hööks.example.com/h',
+    'https://hooks.example.com/%zz',
+  ])('%j is not an RFC 3986 URL', (url) => {
+    expect(rules(url)).toEqual(['syntax']);
+  });
 });

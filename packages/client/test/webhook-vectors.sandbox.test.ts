@@ -39,10 +39,11 @@ describe('openssl webhook vectors POSTed to a real receiver over loopback', () =
   });
 
   test('accepted vectors became one event per job_id, however often a job was delivered', () => {
-    const acceptedJobs = new Set(vectors.filter((v) => v.expect === 'accept').map((v) => JSON.parse(v.rawBody).job_id as string));
+    const acceptedJobs = new Set(
+      vectors.filter((v) => v.expect === 'accept').map((v) => JSON.parse(v.rawBody).job_id as string),
+    );
     expect(receiver.events.map((e) => e.jobId).sort()).toEqual([...acceptedJobs].sort());
     const accepted = vectors.filter((v) => v.expect === 'accept').length;
     expect(receiver.log.filter((l) => l.duplicate)).toHaveLength(accepted - acceptedJobs.size);
   });
 });
-

@@ -11,7 +11,10 @@ import { describeWhenPresent } from '../../../test/support/optional-suite';
 
 const present = schemasPresent();
 
-describeWhenPresent('Make app files against Make’s JSON Schemas', present ? undefined : schemasMissingMessage(), () => {
+describeWhenPresent(
+  'Make app files against Make’s JSON Schemas',
+  present ? undefined : schemasMissingMessage(),
+  () => {
     it('makecomapp.json validates against the local-development schema', () => {
       expect(schemaNameFor('makecomapp.json')).toBe('makecomapp.schema.json');
       expect(validateAgainst('makecomapp.schema.json', makecomapp)).toEqual([]);
@@ -34,4 +37,5 @@ describeWhenPresent('Make app files against Make’s JSON Schemas', present ? un
       ).not.toEqual([]);
       expect(validateAgainst('makecomapp.schema.json', { ...makecomapp, origins: [{}] })).not.toEqual([]);
     });
-});
+  },
+);

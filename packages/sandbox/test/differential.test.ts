@@ -348,7 +348,8 @@ const LOOPBACK_DEV_URLS: readonly string[] = [
  * delete the entry: a kind that no longer shows up in the fixed tables fails the test). Fixed so far:
  * 2001::/23, 3fff::/20 and ::/96 called public; text that is not an RFC 3986 URL accepted.
  */
-const KNOWN_CLIENT_WRONG: ReadonlyArray<{ kind: string; why: string; applies: (input: string) => boolean }> = [];
+const KNOWN_CLIENT_WRONG: ReadonlyArray<{ kind: string; why: string; applies: (input: string) => boolean }> =
+  [];
 
 function knownKind(input: string): string | undefined {
   return KNOWN_CLIENT_WRONG.find((k) => k.applies(input))?.kind;

@@ -63,7 +63,8 @@ const RESERVED_HOST = /(^|\.)(example|test|invalid|localhost)$/i;
 
 /** The web app's origin for the help links: https, a public name, nothing after the host. */
 function releaseOriginProblem(value) {
-  if (!value) return 'EVF_APP_ORIGIN is not set; a release build needs the web app\'s address (https://<app host>) for the help links.';
+  if (!value)
+    return "EVF_APP_ORIGIN is not set; a release build needs the web app's address (https://<app host>) for the help links.";
   let url;
   try {
     url = new URL(value);

@@ -41,7 +41,14 @@ export interface CollectOptions {
 }
 
 /** What a window that ended early says: why, and the Start at Row that reads on. */
-function noteFor(end: WindowEnd, job: Job, status: string, first: number, next: number, returned: number): string {
+function noteFor(
+  end: WindowEnd,
+  job: Job,
+  status: string,
+  first: number,
+  next: number,
+  returned: number,
+): string {
   switch (end) {
     case 'complete':
       return '';

@@ -21,7 +21,9 @@ it('walks verify, bulk with callback, find job and results against the sandbox, 
   expect(text).toMatch(
     /3\. Verify List and Wait: job \S+ submitted with 7 unique addresses \(1 duplicate and 1 malformed removed/,
   );
-  expect(text).toMatch(/tampered copy of the callback is not trusted \(signature mismatch\): the \d+ rows are read with the key instead/);
+  expect(text).toMatch(
+    /tampered copy of the callback is not trusted \(signature mismatch\): the \d+ rows are read with the key instead/,
+  );
   expect(text).toMatch(/7 results as line items: 2 safe to send, 3 risky, 2 invalid/);
   expect(text).toMatch(/4\. Find Bulk Job: \S+ is completed, 7\/7 processed/);
   expect(text).toMatch(

@@ -44,7 +44,13 @@ it('connects: the test request works and the label names the account (D003), eve
     const first = await run(steps.authTest, { authData: { api_key: extras.apiKey } });
     const firstLabel = await run(steps.connectionLabel, { authData: {}, inputData: first });
     expect(firstLabel).toBe(`${first.name} (${first.email})`);
-    const other = extras.addAccount({ id: 'acct_zapier_label', name: 'Second Co', email: 'ops@second.example', plan: 'pro', credits: 1_000 });
+    const other = extras.addAccount({
+      id: 'acct_zapier_label',
+      name: 'Second Co',
+      email: 'ops@second.example',
+      plan: 'pro',
+      credits: 1_000,
+    });
     const otherAccount = await run(steps.authTest, { authData: { api_key: other.apiKey } });
     const otherLabel = await run(steps.connectionLabel, { authData: {}, inputData: otherAccount });
     expect(otherLabel).toBe('Second Co (ops@second.example)');
@@ -128,7 +134,13 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
 
 it('Verify Email Address: an answer lost at a gateway after the service charged is not called refunded', async () => {
   const before = sb.ledger(sb.apiKey);
-  sb.faults.failNext({ path: '/v1/verify/single', method: 'POST', status: 502, when: 'after', from: 'gateway' });
+  sb.faults.failNext({
+    path: '/v1/verify/single',
+    method: 'POST',
+    status: 502,
+    when: 'after',
+    from: 'gateway',
+  });
   const out = await run(steps.verify, {
     authData: auth(),
     inputData: { email: 'valid.gate@acme-corp.com', on_timeout: 'unknown' },
@@ -171,9 +183,21 @@ describe('Verify List and Wait: a message that cannot be verified never loses th
     const realNow = Date.now.bind(Date);
     jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 310_000);
     try {
-      const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
-      expect(out).toMatchObject({ job_id: waiting.job_id, status: 'completed', returned_rows: 3, message_verified: false });
-      expect(out.note).toMatch(/too old.*later than the 5 minutes.*read from the service with the connection's API key/);
+      const out = await run(steps.resume, {
+        authData: auth(),
+        inputData: {},
+        outputData: waiting,
+        rawRequest: callback,
+      });
+      expect(out).toMatchObject({
+        job_id: waiting.job_id,
+        status: 'completed',
+        returned_rows: 3,
+        message_verified: false,
+      });
+      expect(out.note).toMatch(
+        /too old.*later than the 5 minutes.*read from the service with the connection's API key/,
+      );
     } finally {
       jest.restoreAllMocks();
     }
@@ -182,18 +206,35 @@ describe('Verify List and Wait: a message that cannot be verified never loses th
   it('with a wrong but well-formed signing secret in the connection: rows read with the key, and the note says how to fix the secret', async () => {
     const { waiting, callback } = await submitted();
     const wrong = { ...auth(), webhook_secret: 'whsec_typed_wrong_by_hand_0000' };
-    const out = await run(steps.resume, { authData: wrong, inputData: {}, outputData: waiting, rawRequest: callback });
+    const out = await run(steps.resume, {
+      authData: wrong,
+      inputData: {},
+      outputData: waiting,
+      rawRequest: callback,
+    });
     expect(out).toMatchObject({ returned_rows: 3, message_verified: false });
-    expect(out.note).toMatch(/signature does not match.*Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks/);
+    expect(out.note).toMatch(
+      /signature does not match.*Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks/,
+    );
     expectNoSecrets(out, [sb.apiKey, sb.webhookSecret, wrong.webhook_secret]);
   });
 
   it('a tampered message is not used: the job this step submitted is read with the key', async () => {
     const { waiting, callback } = await submitted();
     const tampered = { ...callback, content: callback.content.replace('"completed"', '"completed" ') };
-    const out = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: tampered });
+    const out = await run(steps.resume, {
+      authData: auth(),
+      inputData: {},
+      outputData: waiting,
+      rawRequest: tampered,
+    });
     expect(out).toMatchObject({ returned_rows: 3, message_verified: false });
-    const good = await run(steps.resume, { authData: auth(), inputData: {}, outputData: waiting, rawRequest: callback });
+    const good = await run(steps.resume, {
+      authData: auth(),
+      inputData: {},
+      outputData: waiting,
+      rawRequest: callback,
+    });
     expect(good).toMatchObject({ returned_rows: 3, message_verified: true, note: '' });
   });
 });
@@ -318,8 +359,16 @@ it('Revoke API Key: a real second key is revoked (then refused); an unknown one 
 it('429 with a long X-RateLimit-Reset: Submit Bulk returns the address unsent and when to continue; nothing charged', async () => {
   const before = sb.ledger(sb.apiKey);
   sb.faults.failNext({ path: '/v1/verify/bulk', status: 429, retryAfterSeconds: 50_000 });
-  const out = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x429@acme-corp.com'] } });
-  expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'allowance', unsent: ['valid.x429@acme-corp.com'] });
+  const out = await run(steps.bulk, {
+    authData: auth(),
+    inputData: { emails: ['valid.x429@acme-corp.com'] },
+  });
+  expect(out).toMatchObject({
+    job_count: 0,
+    all_sent: false,
+    stopped_by: 'allowance',
+    unsent: ['valid.x429@acme-corp.com'],
+  });
   // 50,000 spec seconds at time scale 0.01 = 500 real seconds.
   const waitS = (Date.parse(out.continue_after) - Date.now()) / 1000;
   expect(waitS).toBeGreaterThanOrEqual(490);
@@ -331,7 +380,10 @@ it('503 (new jobs paused): Submit Bulk returns the address unsent and when to co
   const before = sb.ledger(sb.apiKey);
   sb.faults.pauseNewJobs({ retryAfterSeconds: 60_000 });
   try {
-    const out = await run(steps.bulk, { authData: auth(), inputData: { emails: ['valid.x503@acme-corp.com'] } });
+    const out = await run(steps.bulk, {
+      authData: auth(),
+      inputData: { emails: ['valid.x503@acme-corp.com'] },
+    });
     expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'paused' });
     const waitS = (Date.parse(out.continue_after) - Date.now()) / 1000;
     expect(waitS).toBeGreaterThanOrEqual(590);
@@ -397,7 +449,9 @@ it('the connection test tells the signing-secret slips it can apart, before read
     [`${sb.webhookSecret}${sb.webhookSecret}`, /as if pasted twice/],
     ['sb_secret_123', /must start with "whsec_"/],
   ] as const) {
-    const error = await zapierError(run(steps.authTest, { authData: { api_key: sb.apiKey, webhook_secret: secret } }));
+    const error = await zapierError(
+      run(steps.authTest, { authData: { api_key: sb.apiKey, webhook_secret: secret } }),
+    );
     expect(error.message).toMatch(/^Webhook Signing Secret \(in the connection\): /);
     expect(error.message).toMatch(says);
     expectNoSecrets(error, [sb.apiKey, sb.webhookSecret]);

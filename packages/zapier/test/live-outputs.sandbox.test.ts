@@ -112,33 +112,34 @@ const happyPaths: Record<string, () => Promise<void>> = {
     expectNoSecrets(label, [sb.apiKey, sb.webhookSecret]);
   },
 
-  'Verify Email Address: a catch-all (the sample), a valid address, no mail server check, and a timed-out one': async () => {
-    record(
-      'verify_email',
-      'catch-all',
-      await run(steps.verify, { authData: auth(), inputData: { email: 'catchall.sales@acme-corp.com' } }),
-      true,
-    );
-    record(
-      'verify_email',
-      'valid',
-      await run(steps.verify, { authData: auth(), inputData: { email: 'valid.one@acme-corp.com' } }),
-    );
-    record(
-      'verify_email',
-      'no smtp',
-      await run(steps.verify, {
+  'Verify Email Address: a catch-all (the sample), a valid address, no mail server check, and a timed-out one':
+    async () => {
+      record(
+        'verify_email',
+        'catch-all',
+        await run(steps.verify, { authData: auth(), inputData: { email: 'catchall.sales@acme-corp.com' } }),
+        true,
+      );
+      record(
+        'verify_email',
+        'valid',
+        await run(steps.verify, { authData: auth(), inputData: { email: 'valid.one@acme-corp.com' } }),
+      );
+      record(
+        'verify_email',
+        'no smtp',
+        await run(steps.verify, {
+          authData: auth(),
+          inputData: { email: 'valid.two@acme-corp.com', check_smtp: 'false' },
+        }),
+      );
+      const timedOut = await run(steps.verify, {
         authData: auth(),
-        inputData: { email: 'valid.two@acme-corp.com', check_smtp: 'false' },
-      }),
-    );
-    const timedOut = await run(steps.verify, {
-      authData: auth(),
-      inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' },
-    });
-    expect(timedOut.timed_out).toBe(true);
-    record('verify_email', 'timed out', timedOut);
-  },
+        inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' },
+      });
+      expect(timedOut.timed_out).toBe(true);
+      record('verify_email', 'timed out', timedOut);
+    },
 
   'Submit Bulk Verification, Find Bulk Job, Find Bulk Job Results and both triggers': async () => {
     const submitted = await run(steps.bulk, {
@@ -200,7 +201,9 @@ const happyPaths: Record<string, () => Promise<void>> = {
     });
     expect(failedRows).toMatchObject({ job_failed: true, returned_rows: 2 });
     // Inside the search that reads the rows, the note must not send the user to that same search.
-    expect(failedRows.failure_note).toMatch(/failed after verifying 2 of 6 addresses.*the rows this step reads/);
+    expect(failedRows.failure_note).toMatch(
+      /failed after verifying 2 of 6 addresses.*the rows this step reads/,
+    );
     expect(failedRows.failure_note).not.toMatch(/Find Bulk Job Results/);
     record('get_job_results', 'failed job', [failedRows]);
 
@@ -221,61 +224,62 @@ const happyPaths: Record<string, () => Promise<void>> = {
     );
   },
 
-  'Verify List and Wait: the sample list through the signed callback, a failed job continued, and the editor test': async () => {
-    const waiting = await run(session.wait, {
-      authData: auth(),
-      inputData: { emails: SAMPLE_LIST },
-    });
-    const out = await run(steps.resume, {
-      authData: auth(),
-      inputData: { emails: SAMPLE_LIST },
-      outputData: waiting,
-      rawRequest: await callbackFor(waiting.job_id),
-    });
-    expect(out).toMatchObject({
-      status: 'completed',
-      job_failed: false,
-      returned_rows: 3,
-      duplicates_removed: 0,
-      malformed_removed: 0,
-    });
-    record('verify_list_and_wait', 'sample list', out, true);
-
-    const untidyWaiting = await run(session.wait, { authData: auth(), inputData: { emails: UNTIDY_LIST } });
-    const untidy = await run(steps.resume, {
-      authData: auth(),
-      inputData: { emails: UNTIDY_LIST },
-      outputData: untidyWaiting,
-      rawRequest: await callbackFor(untidyWaiting.job_id),
-    });
-    expect(untidy).toMatchObject({ returned_rows: 3, duplicates_removed: 1, malformed_removed: 1 });
-    record('verify_list_and_wait', 'duplicate and malformed rows', untidy);
-
-    sb.faults.failJob(undefined, { afterRows: 1, error: 'Stopped (injected).' });
-    const input = {
-      emails: ['valid.c1@acme-corp.com', 'valid.c2@acme-corp.com', 'valid.c3@acme-corp.com'],
-      on_failure: 'continue',
-    };
-    const waitingFailed = await run(session.wait, { authData: auth(), inputData: input });
-    const continued = await run(steps.resume, {
-      authData: auth(),
-      inputData: input,
-      outputData: waitingFailed,
-      rawRequest: await callbackFor(waitingFailed.job_id),
-    });
-    expect(continued).toMatchObject({ status: 'failed', job_failed: true, returned_rows: 1 });
-    record('verify_list_and_wait', 'failed, continued', continued);
-
-    record(
-      'verify_list_and_wait',
-      'editor test',
-      await run(steps.wait, {
+  'Verify List and Wait: the sample list through the signed callback, a failed job continued, and the editor test':
+    async () => {
+      const waiting = await run(session.wait, {
         authData: auth(),
         inputData: { emails: SAMPLE_LIST },
-        meta: { isLoadingSample: true },
-      }),
-    );
-  },
+      });
+      const out = await run(steps.resume, {
+        authData: auth(),
+        inputData: { emails: SAMPLE_LIST },
+        outputData: waiting,
+        rawRequest: await callbackFor(waiting.job_id),
+      });
+      expect(out).toMatchObject({
+        status: 'completed',
+        job_failed: false,
+        returned_rows: 3,
+        duplicates_removed: 0,
+        malformed_removed: 0,
+      });
+      record('verify_list_and_wait', 'sample list', out, true);
+
+      const untidyWaiting = await run(session.wait, { authData: auth(), inputData: { emails: UNTIDY_LIST } });
+      const untidy = await run(steps.resume, {
+        authData: auth(),
+        inputData: { emails: UNTIDY_LIST },
+        outputData: untidyWaiting,
+        rawRequest: await callbackFor(untidyWaiting.job_id),
+      });
+      expect(untidy).toMatchObject({ returned_rows: 3, duplicates_removed: 1, malformed_removed: 1 });
+      record('verify_list_and_wait', 'duplicate and malformed rows', untidy);
+
+      sb.faults.failJob(undefined, { afterRows: 1, error: 'Stopped (injected).' });
+      const input = {
+        emails: ['valid.c1@acme-corp.com', 'valid.c2@acme-corp.com', 'valid.c3@acme-corp.com'],
+        on_failure: 'continue',
+      };
+      const waitingFailed = await run(session.wait, { authData: auth(), inputData: input });
+      const continued = await run(steps.resume, {
+        authData: auth(),
+        inputData: input,
+        outputData: waitingFailed,
+        rawRequest: await callbackFor(waitingFailed.job_id),
+      });
+      expect(continued).toMatchObject({ status: 'failed', job_failed: true, returned_rows: 1 });
+      record('verify_list_and_wait', 'failed, continued', continued);
+
+      record(
+        'verify_list_and_wait',
+        'editor test',
+        await run(steps.wait, {
+          authData: auth(),
+          inputData: { emails: SAMPLE_LIST },
+          meta: { isLoadingSample: true },
+        }),
+      );
+    },
 
   'Verify File and Wait: a file like the sample and a job failing part way': async () => {
     for (const { where, output, scenario } of await liveFileOutputs(sb, session.receiver, auth()))
@@ -338,7 +342,9 @@ describe.each(definitions.map((d) => [`${d.kind}.${d.key}`, d] as const))(
       const sampleKeys = [...sample.keys()];
       // Line items the sample shows (e.g. malformed rows) must be items in every live result, not only
       // in a run made to have them: Zapier compares the sample with whatever run came last.
-      const filledLists = sampleKeys.filter((k) => sample.get(k)!.some((v) => Array.isArray(v) && v.length > 0));
+      const filledLists = sampleKeys.filter((k) =>
+        sample.get(k)!.some((v) => Array.isArray(v) && v.length > 0),
+      );
       for (const { item, scenario, where } of runs()) {
         const live = flatten(item);
         const missing = sampleKeys.filter((k) => (scenario || !inItems(k)) && !live.has(k));
@@ -477,7 +483,10 @@ describe.each(calls)('%s on the failure paths', (name, step, inputData) => {
     sb.faults.failNext({ status: 429, retryAfterSeconds: 50_000, count: 10 });
     try {
       if (sendsWhatFits) {
-        const out: any = await run(step, { authData: auth(), inputData: { emails: [`valid.429.${Date.now()}@acme-corp.com`] } });
+        const out: any = await run(step, {
+          authData: auth(),
+          inputData: { emails: [`valid.429.${Date.now()}@acme-corp.com`] },
+        });
         expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'allowance' });
         expect(Date.parse(out.continue_after) - Date.now()).toBeGreaterThan(480_000);
         return;
@@ -495,7 +504,10 @@ describe.each(calls)('%s on the failure paths', (name, step, inputData) => {
     sb.faults.failNext({ status: 503, retryAfterSeconds: 60_000, count: 10 });
     try {
       if (sendsWhatFits) {
-        const out: any = await run(step, { authData: auth(), inputData: { emails: [`valid.503.${Date.now()}@acme-corp.com`] } });
+        const out: any = await run(step, {
+          authData: auth(),
+          inputData: { emails: [`valid.503.${Date.now()}@acme-corp.com`] },
+        });
         expect(out).toMatchObject({ job_count: 0, all_sent: false, stopped_by: 'paused' });
         expect(Date.parse(out.continue_after) - Date.now()).toBeGreaterThan(580_000);
         return;

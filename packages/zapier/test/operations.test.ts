@@ -240,11 +240,17 @@ describe('Submit Bulk Verification', () => {
 
   // A 429 or 503 is a stop to continue from, not a failure Zapier would retry (#29): the output says
   // what was not sent and when it can go, in each header form the service may use.
-  const stopAt = async (status: 'error.429' | 'error.503', headers: Record<string, string> | undefined, email: string) => {
+  const stopAt = async (
+    status: 'error.429' | 'error.503',
+    headers: Record<string, string> | undefined,
+    email: string,
+  ) => {
     replyWith(api().post('/v1/verify/bulk'), status, undefined, headers);
     const out: any = await run(steps.bulk, bundle({ emails: [email] }));
     expect(out).toMatchObject({ job_count: 0, all_sent: false, unsent: [email], job_id: '' });
-    expect(out.note).toMatch(/not sent and not charged\. Run this step again with the same list after \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(out.note).toMatch(
+      /not sent and not charged\. Run this step again with the same list after \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
     return { out, waitS: (Date.parse(out.continue_after) - Date.now()) / 1000 };
   };
 

@@ -124,13 +124,18 @@ describe.each(all.filter((v) => v.expect === 'reject').map((v) => [v.name, v] as
       mockJobAndResults(FALLBACK_JOB, false);
       const out = await run(steps.resume, resumeBundle(v, FALLBACK_JOB));
       expect(out).toMatchObject({ job_id: FALLBACK_JOB, message_verified: false, returned_rows: 5 });
-      expect(out.note).toMatch(/could not be verified: .+ Nothing in it was used: the job and its rows below were read from the service with the connection's API key/);
+      expect(out.note).toMatch(
+        /could not be verified: .+ Nothing in it was used: the job and its rows below were read from the service with the connection's API key/,
+      );
       expectNoSecrets(out, [...v.secrets]);
     });
 
     it('refuses it when the job is still running: the service has not finished', async () => {
       jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
-      replyWith(api().get(`/v1/jobs/${FALLBACK_JOB}`), 'job.processing.200', (b) => ({ ...b, job_id: FALLBACK_JOB }));
+      replyWith(api().get(`/v1/jobs/${FALLBACK_JOB}`), 'job.processing.200', (b) => ({
+        ...b,
+        job_id: FALLBACK_JOB,
+      }));
       const counter = requestCounter();
       const error = await zapierError(run(steps.resume, resumeBundle(v, FALLBACK_JOB)));
       expect(error.code).toBe('webhook_job_not_finished');
@@ -155,7 +160,9 @@ it('a wrong secret says how to check the one in the connection, and the rows sti
   jest.spyOn(Date, 'now').mockReturnValue(v.now * 1000);
   mockJobAndResults(FALLBACK_JOB, false);
   const out = await run(steps.resume, resumeBundle(v, FALLBACK_JOB));
-  expect(out.note).toMatch(/Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks/);
+  expect(out.note).toMatch(
+    /Webhook Signing Secret in the connection is not the one under Profile, API, Webhooks/,
+  );
   expect(out.results).toHaveLength(5);
 });
 

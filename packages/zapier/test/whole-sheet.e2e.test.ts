@@ -11,7 +11,14 @@ import { listFingerprint, preflightEmails, readTable } from '@evf/client';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
-import { callbackFor, liveFileOutputs, makeSheetFile, runStep, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+import {
+  callbackFor,
+  liveFileOutputs,
+  makeSheetFile,
+  runStep,
+  runWholeSheetZap,
+  type ZapierSide,
+} from './support/whole-sheet-flow';
 import { typeMatches } from './zapier-checks';
 import App from '../src/index';
 
@@ -74,7 +81,16 @@ it('50,000 rows: every row written back once, in order, beside its own cells; ev
 
   const input = readTable(file.csv).rows;
   const sheet = run.sheet!;
-  expect(sheet[0]).toEqual(['First Name', 'Email', 'Company', 'Category', 'Group', 'Safe to Send', 'Reason', 'Verification']);
+  expect(sheet[0]).toEqual([
+    'First Name',
+    'Email',
+    'Company',
+    'Category',
+    'Group',
+    'Safe to Send',
+    'Reason',
+    'Verification',
+  ]);
   expect(sheet).toHaveLength(50_001);
   // Checked row by row, with one assertion at the end (50,000 expect() calls would dominate the run).
   const seen = new Map<string, number>();
@@ -84,9 +100,13 @@ it('50,000 rows: every row written back once, in order, beside its own cells; ev
     const row = sheet[i + 1]!;
     const [name, email, company, , group, safe, reason, verification] = row as string[];
     const where = `row ${i + 2}`;
-    if (name !== input[i]![0] || email !== input[i]![1] || company !== input[i]![2]) wrong.push(`${where}: cells changed`);
+    if (name !== input[i]![0] || email !== input[i]![1] || company !== input[i]![2])
+      wrong.push(`${where}: cells changed`);
     if (verification === 'skipped') {
-      const expected = email === '' ? /^Not sent \(not charged\): no address in "Email"$/ : /^Not sent \(not charged\): malformed address/;
+      const expected =
+        email === ''
+          ? /^Not sent \(not charged\): no address in "Email"$/
+          : /^Not sent \(not charged\): malformed address/;
       if (!expected.test(reason!)) wrong.push(`${where}: skipped without its reason`);
       continue;
     }
@@ -133,7 +153,11 @@ it('a job failing part way: the rows verified so far are written back, the rest 
   expect(out1.note).toMatch(/run this step again/);
   const marked = first.sheet!.slice(1).filter((r) => r[7] === 'not_verified');
   expect(marked).toHaveLength(out1.rows_not_verified as number);
-  expect(marked.every((r) => /^Not verified: the job stopped before this address \(mail server farm unreachable\)/.test(r[6]!))).toBe(true);
+  expect(
+    marked.every((r) =>
+      /^Not verified: the job stopped before this address \(mail server farm unreachable\)/.test(r[6]!),
+    ),
+  ).toBe(true);
 
   const jobsBefore = (out1.job_ids as string[]).length;
   const second = await runWholeSheetZap(sb, side, url);
@@ -175,29 +199,48 @@ it('a submission whose answer was lost is never repeated by a rerun: the step st
 it('bad input is refused before anything is sent: no file, an unknown column, no valid address; the editor test submits nothing', async () => {
   const side = sideFor();
   const before = sb.requests.length;
-  const noFile = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: 'just some text' } });
-  expect(parseZapierError(noFile.error).message).toMatch(/^Table File: Map a file here.*Nothing was sent or charged/);
+  const noFile = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
+    inputData: { file: 'just some text' },
+  });
+  expect(parseZapierError(noFile.error).message).toMatch(
+    /^Table File: Map a file here.*Nothing was sent or charged/,
+  );
   const url = files.host('cols.csv', 'Name,Mail\nAda,valid.ada@x.com\n');
-  const badColumn = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: url, column: 'Email Address' } });
-  expect(parseZapierError(badColumn.error).message).toMatch(/^Address Column: .*no column "Email Address".*A "Name", B "Mail"/);
+  const badColumn = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
+    inputData: { file: url, column: 'Email Address' },
+  });
+  expect(parseZapierError(badColumn.error).message).toMatch(
+    /^Address Column: .*no column "Email Address".*A "Name", B "Mail"/,
+  );
   const allMalformed = files.host('bad.csv', 'Email\nada@\nnot an address\n');
-  const noneValid = await runStep(side, 'creates.verify_file_and_wait.operation.perform', { inputData: { file: allMalformed } });
-  expect(parseZapierError(noneValid.error).message).toMatch(/^Table File: .*no valid email address.*All 2 given were malformed.*Nothing was sent or charged/);
+  const noneValid = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
+    inputData: { file: allMalformed },
+  });
+  expect(parseZapierError(noneValid.error).message).toMatch(
+    /^Table File: .*no valid email address.*All 2 given were malformed.*Nothing was sent or charged/,
+  );
   const editorTest = await runStep(side, 'creates.verify_file_and_wait.operation.perform', {
     inputData: { file: url },
     meta: { isLoadingSample: true },
   });
-  expect(editorTest.results).toMatchObject({ note: expect.stringMatching(/nothing was submitted or charged/) });
+  expect(editorTest.results).toMatchObject({
+    note: expect.stringMatching(/nothing was submitted or charged/),
+  });
   expect(editorTest.status).not.toBe('CALLBACK');
   expect(sb.requests.length).toBe(before);
 });
 
 it("live outputs: the sample's keys are in a live result, every live key has a labelled field of its type", async () => {
-  const op = App.creates.verify_file_and_wait.operation as { sample: Record<string, unknown>; outputFields: { key: string; label?: string; type?: string; list?: boolean }[] };
+  const op = App.creates.verify_file_and_wait.operation as {
+    sample: Record<string, unknown>;
+    outputFields: { key: string; label?: string; type?: string; list?: boolean }[];
+  };
   const flat = (value: Record<string, unknown>): Map<string, unknown> =>
     new Map(
       Object.entries(value).flatMap(([k, v]) =>
-        v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(([kk, vv]) => [`${k}__${kk}`, vv] as const) : [[k, v] as const],
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? Object.entries(v).map(([kk, vv]) => [`${k}__${kk}`, vv] as const)
+          : [[k, v] as const],
       ),
     );
   const fields = new Map(op.outputFields.map((f) => [f.key, f]));
@@ -205,11 +248,13 @@ it("live outputs: the sample's keys are in a live result, every live key has a l
   const problems: string[] = [];
   for (const { where, output } of runs) {
     const live = flat(output);
-    for (const key of flat(op.sample).keys()) if (!live.has(key)) problems.push(`${where}: sample key ${key} not live`);
+    for (const key of flat(op.sample).keys())
+      if (!live.has(key)) problems.push(`${where}: sample key ${key} not live`);
     for (const [key, value] of live) {
       const field = fields.get(key);
       if (!field?.label) problems.push(`${where}: ${key} has no labelled field`);
-      else if (!typeMatches(field as Parameters<typeof typeMatches>[0], value)) problems.push(`${where}: ${key} is not ${field.type}`);
+      else if (!typeMatches(field as Parameters<typeof typeMatches>[0], value))
+        problems.push(`${where}: ${key} is not ${field.type}`);
     }
   }
   expect(problems).toEqual([]);
@@ -220,10 +265,14 @@ it("the service's refusals are worded like every other step's, and a refused sub
   const side = sideFor();
   const url = files.host('refused.csv', 'Email\nvalid.refused@acme-corp.com\n');
   const perform = 'creates.verify_file_and_wait.operation.perform';
-  const badKey = await runStep({ ...side, authData: { api_key: 'evf_not_a_real_key_000' } }, perform, { inputData: { file: url } });
+  const badKey = await runStep({ ...side, authData: { api_key: 'evf_not_a_real_key_000' } }, perform, {
+    inputData: { file: url },
+  });
   expect(badKey.error?.name).toBe('ExpiredAuthError');
   const broke = sb.addAccount({ id: 'acct_sheet_broke', plan: 'pro', credits: 0 });
-  const noCredits = await runStep({ ...side, authData: { api_key: broke.apiKey } }, perform, { inputData: { file: url } });
+  const noCredits = await runStep({ ...side, authData: { api_key: broke.apiKey } }, perform, {
+    inputData: { file: url },
+  });
   expect(parseZapierError(noCredits.error).message).toMatch(/credits/i);
   // The 402 charged nothing and left no "submitting" mark, so the next run submits normally.
   const key = `evf-list:${listFingerprint(['valid.refused@acme-corp.com'], '')}`;
@@ -242,9 +291,16 @@ it('a resume that cannot verify the message, or cannot download the file again, 
   const jobIds = waiting.results!.job_ids as string[];
   const rawRequest = await callbackFor(receiver, jobIds[0]!);
   // A signing secret that is not the account's (mistyped, or rotated since): the jobs are read with the key.
-  const wrongSecret = { ...side, authData: { api_key: sb.apiKey, webhook_secret: 'whsec_not_the_accounts_secret_123' } };
+  const wrongSecret = {
+    ...side,
+    authData: { api_key: sb.apiKey, webhook_secret: 'whsec_not_the_accounts_secret_123' },
+  };
   files.unhost('resume.csv');
-  const resumed = await runStep(wrongSecret, `${method}.performResume`, { inputData: { file: url }, outputData: waiting.results, rawRequest });
+  const resumed = await runStep(wrongSecret, `${method}.performResume`, {
+    inputData: { file: url },
+    outputData: waiting.results,
+    rawRequest,
+  });
   expect(resumed.error).toBeUndefined();
   expect(resumed.results).toMatchObject({ complete: true, rows_verified: 2 });
   expect(resumed.results!.note).toMatch(/could not be verified.*read with the API key/);
@@ -252,7 +308,12 @@ it('a resume that cannot verify the message, or cannot download the file again, 
   const stored = files.stashed.get(resumed.results!.results_file as string)!;
   const rows = stored.bytes.toString('utf8').trim().split('\r\n');
   expect(rows[0]).toBe('Email,Category,Group,Safe to Send,Reason,Verification');
-  expect(rows.slice(1).map((r) => r.split(',')[0]).sort()).toEqual(['catchall.resume2@acme-corp.com', 'valid.resume1@acme-corp.com']);
+  expect(
+    rows
+      .slice(1)
+      .map((r) => r.split(',')[0])
+      .sort(),
+  ).toEqual(['catchall.resume2@acme-corp.com', 'valid.resume1@acme-corp.com']);
 });
 
 it('a rerun while the earlier job still runs submits nothing and says to run it again once that job has finished', async () => {
@@ -268,7 +329,9 @@ it('a rerun while the earlier job still runs submits nothing and says to run it 
     const posts = slow.requests.filter((r) => r.method === 'POST').length;
     const rerun = await runStep(side, perform, { inputData: { file: url } });
     expect(rerun.error?.name).toBe('HaltedError');
-    expect(rerun.error?.message).toMatch(/already submitted by an earlier run \(job \S+, (queued|processing)/);
+    expect(rerun.error?.message).toMatch(
+      /already submitted by an earlier run \(job \S+, (queued|processing)/,
+    );
     expect(slow.requests.filter((r) => r.method === 'POST').length).toBe(posts);
   } finally {
     process.env.EVF_BASE_URL = before;
@@ -278,7 +341,10 @@ it('a rerun while the earlier job still runs submits nothing and says to run it 
 
 it('a submission the service took but whose answer was lost: the step fails saying so, and a rerun stops instead of paying again', async () => {
   const side = sideFor();
-  const url = files.host('dropped.csv', 'Email\nvalid.dropped1@acme-corp.com\nvalid.dropped2@acme-corp.com\n');
+  const url = files.host(
+    'dropped.csv',
+    'Email\nvalid.dropped1@acme-corp.com\nvalid.dropped2@acme-corp.com\n',
+  );
   const perform = 'creates.verify_file_and_wait.operation.perform';
   const charged = () => sb.ledger(sb.apiKey).charged;
   const before = charged();
@@ -302,11 +368,17 @@ it('a file edited while its job runs: the rows added since are marked as never s
   const waiting = await runStep(side, `${method}.perform`, { inputData: { file: url } });
   const rawRequest = await callbackFor(receiver, (waiting.results!.job_ids as string[])[0]!);
   files.host('edited.csv', 'Email\nvalid.edit1@acme-corp.com\nvalid.edit2@acme-corp.com\n');
-  const resumed = await runStep(side, `${method}.performResume`, { inputData: { file: url }, outputData: waiting.results, rawRequest });
+  const resumed = await runStep(side, `${method}.performResume`, {
+    inputData: { file: url },
+    outputData: waiting.results,
+    rawRequest,
+  });
   expect(resumed.results).toMatchObject({ rows: 2, rows_verified: 1, rows_not_verified: 1, complete: false });
   expect(resumed.results!.note).toMatch(/file changed after it was submitted/);
   const text = files.stashed.get(resumed.results!.results_file as string)!.bytes.toString('utf8');
-  expect(text).toMatch(/valid\.edit2@acme-corp\.com,,,,Not verified: the address was added to the file after it was submitted,not_verified/);
+  expect(text).toMatch(
+    /valid\.edit2@acme-corp\.com,,,,Not verified: the address was added to the file after it was submitted,not_verified/,
+  );
 });
 
 it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet, every row written back', async () => {
@@ -314,7 +386,14 @@ it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet
   const xlsx = readFileSync(join(__dirname, '../../client/test/fixtures/leads-sheetjs.xlsx'));
   const run = await runWholeSheetZap(sb, side, files.host('leads.xlsx', xlsx));
   expect(run.error).toBeUndefined();
-  expect(run.output).toMatchObject({ rows: 6, rows_verified: 2, rows_duplicate: 1, rows_skipped: 3, complete: true, results_file_name: 'leads-verified.csv' });
+  expect(run.output).toMatchObject({
+    rows: 6,
+    rows_verified: 2,
+    rows_duplicate: 1,
+    rows_skipped: 3,
+    complete: true,
+    results_file_name: 'leads-verified.csv',
+  });
   expect(run.sheet!.map((r) => [r[1], r[7]])).toEqual([
     ['Email', 'Verification'],
     ['ada@acme-corp.com', 'verified'],

@@ -30,7 +30,8 @@ export function baseUrlProblem(baseUrl: unknown, policy: BaseUrlPolicy = {}): Ba
   }
   if (url.username || url.password) return { rule: 'credentials' };
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && (policy.allowLoopbackHttp ?? true) && isLoopbackUrl(baseUrl)) return undefined;
+  if (url.protocol === 'http:' && (policy.allowLoopbackHttp ?? true) && isLoopbackUrl(baseUrl))
+    return undefined;
   return { rule: 'https', got: `${url.protocol}//${url.host}` };
 }
 
@@ -42,7 +43,8 @@ export function assertBaseUrl(baseUrl: unknown, policy: BaseUrlPolicy = {}): ass
   const message: Record<BaseUrlRule, string> = {
     required: "No base URL was given: set it to the service's API address, which ends in /api.",
     syntax: `The base URL "${text}" is not a URL: it must look like https://<host>/api.`,
-    credentials: 'The base URL must not contain a user name or password; the API key is sent in its own header.',
+    credentials:
+      'The base URL must not contain a user name or password; the API key is sent in its own header.',
     https: `The base URL must start with https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1, ::1 or localhost), so the API key never travels in clear text; got "${problem.got}".`,
   };
   throw new InputError('baseUrl', problem.rule, message[problem.rule]);

@@ -23,7 +23,8 @@ export function errorField(error: unknown): string | undefined {
   const body = error.body;
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
-  const nested = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
+  const nested =
+    record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : {};
   const field = nested.field ?? record.field;
   return typeof field === 'string' && field !== '' ? field : undefined;
 }

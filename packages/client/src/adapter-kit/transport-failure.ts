@@ -108,7 +108,14 @@ const CONNECT_ONLY_CODES = new Set(['ECONNREFUSED']);
  * error names `read` or `write` as its syscall, so they prove nothing sent only without another syscall.
  * (nock's "disallowed net connect" is an ENETUNREACH with no syscall: refused before any socket.)
  */
-const ROUTE_CODES = new Set(['ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+const ROUTE_CODES = new Set([
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'EAFNOSUPPORT',
+]);
 
 /**
  * fetch refuses a URL whose port the Fetch standard blocks ("Port blocking": 9, 25, 6000 ...) before
@@ -246,7 +253,12 @@ function provesNotSent(link: Link): boolean {
   if (syscall === 'connect') return true;
   if (!code) return link.message === FETCH_BLOCKED;
   if (ROUTE_CODES.has(code)) return syscall === undefined;
-  return DNS_CODES.has(code) || CONNECT_ONLY_CODES.has(code) || UNDICI_NOT_SENT.has(code) || TLS_HANDSHAKE_CODES.has(code);
+  return (
+    DNS_CODES.has(code) ||
+    CONNECT_ONLY_CODES.has(code) ||
+    UNDICI_NOT_SENT.has(code) ||
+    TLS_HANDSHAKE_CODES.has(code)
+  );
 }
 
 /**
@@ -255,7 +267,9 @@ function provesNotSent(link: Link): boolean {
  */
 function aggregateNotSent(link: Link): boolean {
   if (!link.errors || link.errors.length === 0) return false;
-  return link.errors.every((inner) => chain(inner).some((e) => provesNotSent(read(e)) || aggregateNotSent(read(e))));
+  return link.errors.every((inner) =>
+    chain(inner).some((e) => provesNotSent(read(e)) || aggregateNotSent(read(e))),
+  );
 }
 
 /** Decides what a failed attempt means: its kind for the caller, and whether it may have been sent. */
@@ -267,7 +281,12 @@ function classifyTransportFailure(error: unknown, context: FailureContext = {}):
   const callerAborted = context.signal?.aborted === true;
   const timedOut =
     context.timedOut === true ||
-    links.some((l) => (l.code !== undefined && TIMEOUT_CODES.has(l.code)) || l.type === 'request-timeout' || l.type === 'body-timeout');
+    links.some(
+      (l) =>
+        (l.code !== undefined && TIMEOUT_CODES.has(l.code)) ||
+        l.type === 'request-timeout' ||
+        l.type === 'body-timeout',
+    );
 
   if (context.abortedBeforeSending) return { kind: 'aborted', sent: false, ...withCode };
   if (context.answerStarted || links.some((l) => l.type === 'body-timeout')) {
@@ -277,7 +296,11 @@ function classifyTransportFailure(error: unknown, context: FailureContext = {}):
     return { kind: 'connect', sent: false, ...withCode };
   }
   const aborted =
-    callerAborted || links.some((l) => l.name === 'AbortError' || l.type === 'aborted' || (l.code !== undefined && ABORT_CODES.has(l.code)));
+    callerAborted ||
+    links.some(
+      (l) =>
+        l.name === 'AbortError' || l.type === 'aborted' || (l.code !== undefined && ABORT_CODES.has(l.code)),
+    );
   // A timer of the transport's own is an abort too, to the library: the timer decides the kind.
   if (timedOut && !callerAborted) return { kind: 'timeout', sent: 'unknown', ...withCode };
   if (aborted) return { kind: 'aborted', sent: 'unknown', ...withCode };

@@ -33,7 +33,12 @@ export interface RetryOptions {
   maxServerWaitMs: number;
 }
 
-export const DEFAULT_RETRY: RetryOptions = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 15_000, maxServerWaitMs: 60_000 };
+export const DEFAULT_RETRY: RetryOptions = {
+  maxRetries: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 15_000,
+  maxServerWaitMs: 60_000,
+};
 
 export interface RequestOptions {
   /** Time allowed for one attempt, in milliseconds. */
@@ -166,9 +171,14 @@ export class HttpCore {
       // A call that costs credits is sent again only after the service's own "not now" (429/503).
       const retryable = costsCredits
         ? refusal
-        : error instanceof RateLimitError || error instanceof ServiceUnavailableError || error instanceof ServerError;
+        : error instanceof RateLimitError ||
+          error instanceof ServiceUnavailableError ||
+          error instanceof ServerError;
       if (!retryable || attempt >= retry.maxRetries) throw error;
-      const serverWait = error instanceof RateLimitError || error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
+      const serverWait =
+        error instanceof RateLimitError || error instanceof ServiceUnavailableError
+          ? error.retryAfterMs
+          : undefined;
       if (serverWait !== undefined && serverWait > retry.maxServerWaitMs) throw error;
       const wait = serverWait ?? backoffDelay(attempt, runtime.random, retry);
       if (!this.fitsBefore(deadline, wait)) throw error;
@@ -233,7 +243,8 @@ export class HttpCore {
       case 429:
         return new RateLimitError(
           init,
-          parseRetryHeader(response.headers['x-ratelimit-reset'], now) ?? parseRetryHeader(response.headers['retry-after'], now),
+          parseRetryHeader(response.headers['x-ratelimit-reset'], now) ??
+            parseRetryHeader(response.headers['retry-after'], now),
           now,
         );
       case 503:
@@ -251,7 +262,8 @@ export class HttpCore {
  */
 function isServiceRefusal(error: ApiError): boolean {
   const jsonBody = error.body !== null && typeof error.body === 'object';
-  if (error instanceof RateLimitError) return jsonBody && error.headers['x-ratelimit-reset'] !== undefined && error.retryAfterMs !== undefined;
+  if (error instanceof RateLimitError)
+    return jsonBody && error.headers['x-ratelimit-reset'] !== undefined && error.retryAfterMs !== undefined;
   if (error instanceof ServiceUnavailableError) return jsonBody && error.retryAfterMs !== undefined;
   return false;
 }
@@ -277,7 +289,13 @@ function parseBody(response: TransportResponse, spec: CallSpec): unknown {
     return JSON.parse(response.body);
   } catch {
     throw new ApiError(
-      { status: response.status, body: undefined, headers: response.headers, method: spec.method, path: spec.path },
+      {
+        status: response.status,
+        body: undefined,
+        headers: response.headers,
+        method: spec.method,
+        path: spec.path,
+      },
       `The answer to ${spec.method} ${spec.path} was not the JSON the service sends: the base URL may point elsewhere (it must end in /api), or the answer was cut short.`,
     );
   }
@@ -287,9 +305,13 @@ function toClientError(error: unknown): EvfError {
   if (error instanceof TransportError) {
     if (error.kind === 'aborted') return new AbortedError('The request was cancelled.', { cause: error });
     if (error.kind === 'timeout') {
-      return new RequestTimeoutError('The email verification service did not answer in time.', { cause: error });
+      return new RequestTimeoutError('The email verification service did not answer in time.', {
+        cause: error,
+      });
     }
-    return new ConnectionError(`Could not reach the email verification service: ${error.message}`, { cause: error });
+    return new ConnectionError(`Could not reach the email verification service: ${error.message}`, {
+      cause: error,
+    });
   }
   if (error instanceof EvfError) return error;
   return new ConnectionError(

@@ -74,13 +74,18 @@ export async function* listAllJobs(reader: JobReader, params: JobsOptions = {}):
  * Every stored row of a job, in order. Works while the job runs (rows are stored as they become final)
  * and ends when a page says has_more is false.
  */
-export async function* resultRows(reader: JobReader, jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultRow> {
+export async function* resultRows(
+  reader: JobReader,
+  jobId: string,
+  options: ResultsOptions = {},
+): AsyncGenerator<ResultRow> {
   assertMaxItems(options.maxRows, 'maxRows');
   const max = options.maxRows ?? Number.POSITIVE_INFINITY;
   if (max === 0) return;
   const groups = options.groups?.length ? new Set<Group>(options.groups) : undefined;
   for (const g of groups ?? []) {
-    if (!GROUPS.includes(g)) throw new InputError('groups', 'enum', `Unknown group "${String(g)}": use ${GROUPS.join(', ')}.`);
+    if (!GROUPS.includes(g))
+      throw new InputError('groups', 'enum', `Unknown group "${String(g)}": use ${GROUPS.join(', ')}.`);
   }
   // With a group filter, maxRows counts matching rows, so the pages cannot be cut short by it.
   const pageOptions = groups ? { ...options, maxRows: undefined } : options;
@@ -101,14 +106,19 @@ export async function* resultRows(reader: JobReader, jobId: string, options: Res
  * rows were given. While the job runs (unless `follow: false`), a page that ends the stored rows is
  * read again every poll interval until the job stops, and only rows not given before are passed on.
  */
-export async function* resultPages(reader: JobReader, jobId: string, options: ResultsOptions = {}): AsyncGenerator<ResultsPage> {
+export async function* resultPages(
+  reader: JobReader,
+  jobId: string,
+  options: ResultsOptions = {},
+): AsyncGenerator<ResultsPage> {
   const perPage = options.pageSize ?? LIMITS.maxPerPage;
   assertJobId(jobId);
   assertPerPage(perPage);
   const concurrency = Math.max(1, Math.min(16, Math.floor(options.concurrency ?? 1)));
   const max = options.maxRows ?? Number.POSITIVE_INFINITY;
   const opts = { signal: options.signal, timeoutMs: options.timeoutMs };
-  const fetchPage = (p: number): Promise<ResultsPage> => reader.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
+  const fetchPage = (p: number): Promise<ResultsPage> =>
+    reader.getResultsPage(jobId, { page: p, per_page: perPage }, opts);
   const interval = pollInterval(options.pollIntervalMs);
   let rows = 0;
   let page = 1;
@@ -116,14 +126,17 @@ export async function* resultPages(reader: JobReader, jobId: string, options: Re
   let stopped = false;
   let current = await fetchPage(page);
   for (;;) {
-    const fresh = alreadyGiven ? { ...current, results: (current.results ?? []).slice(alreadyGiven) } : current;
+    const fresh = alreadyGiven
+      ? { ...current, results: (current.results ?? []).slice(alreadyGiven) }
+      : current;
     if (fresh.results?.length || !alreadyGiven) yield fresh;
     rows += fresh.results?.length ?? 0;
     if (rows >= max) return;
     if (!current.has_more) {
       if (options.follow === false || stopped || STOPPED_STATUSES.includes(current.status)) return;
       // A status the spec does not name is not taken as running forever: the job's own flag decides.
-      if (!(JOB_STATUSES as readonly string[]).includes(current.status)) stopped = isJobStopped(await reader.getJob(jobId, opts));
+      if (!(JOB_STATUSES as readonly string[]).includes(current.status))
+        stopped = isJobStopped(await reader.getJob(jobId, opts));
       // The stored rows are read but the job runs on: look again after a poll interval. Once the job
       // has stopped, its page is read once more at once, for rows stored since the last read.
       const onPage = current.results?.length ?? 0;

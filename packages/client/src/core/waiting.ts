@@ -19,7 +19,10 @@ export interface WaitOptions {
 
 /** The spec recommends polling every 10 to 30 s; no caller may poll faster, whatever it asks. */
 export function pollInterval(ms: number | undefined): number {
-  return Math.min(LIMITS.maxPollIntervalMs, Math.max(LIMITS.minPollIntervalMs, ms ?? LIMITS.defaultPollIntervalMs));
+  return Math.min(
+    LIMITS.maxPollIntervalMs,
+    Math.max(LIMITS.minPollIntervalMs, ms ?? LIMITS.defaultPollIntervalMs),
+  );
 }
 
 /** A job has stopped when it says so; when the flag is missing, its status decides. */
@@ -29,7 +32,11 @@ export function isJobStopped(job: { status: Job['status']; terminal?: boolean | 
 }
 
 /** Polls GET /v1/jobs/{id} until the job stops. The interval never comes from estimated_seconds. */
-export async function waitForJob(reader: Pick<JobReader, 'getJob' | 'runtime'>, jobId: string, options: WaitOptions = {}): Promise<Job> {
+export async function waitForJob(
+  reader: Pick<JobReader, 'getJob' | 'runtime'>,
+  jobId: string,
+  options: WaitOptions = {},
+): Promise<Job> {
   assertJobId(jobId);
   const interval = pollInterval(options.intervalMs);
   const runtime = reader.runtime;

@@ -9,7 +9,13 @@ export const fetchTransport: Transport = async (req) => {
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual' });
+    response = await fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal,
+      redirect: 'manual',
+    });
   } catch (error) {
     throw transportFailure(error, { ...context, timedOut: timeout.aborted });
   }

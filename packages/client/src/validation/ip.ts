@@ -53,7 +53,7 @@ function classifyIPv4Number(v: number): AddressClass {
   if (v === 0xffffffff) return 'broadcast';
   for (const [base, bits, cls] of V4_RANGES) {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    if (((v & mask) >>> 0) === base) return cls;
+    if ((v & mask) >>> 0 === base) return cls;
   }
   return 'public';
 }
@@ -140,7 +140,9 @@ export function isIpLiteral(host: string): boolean {
 
 /** A URL's host as an address or name: IPv6 brackets off ("[::1]" -> "::1"), lower case. */
 export function bareHost(hostname: string): string {
-  return (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname).toLowerCase();
+  return (
+    hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname
+  ).toLowerCase();
 }
 
 /** localhost, a *.localhost name, or a loopback address (bare, see bareHost). */

@@ -1,5 +1,14 @@
 import { LIMITS } from '../limits';
-import { LIST_SEPARATORS, SCAN_SEPARATOR, reasonFor, sameAddressIgnoringCase, scanEmail, unwrapAddress, type ScanHash, type UnwrapKind } from './email';
+import {
+  LIST_SEPARATORS,
+  SCAN_SEPARATOR,
+  reasonFor,
+  sameAddressIgnoringCase,
+  scanEmail,
+  unwrapAddress,
+  type ScanHash,
+  type UnwrapKind,
+} from './email';
 
 const HAS_LIST_SEPARATOR = /[\r\n,;\t]/;
 
@@ -52,7 +61,10 @@ export interface PreflightOptions {
  *
  * Input items are indexes: an item holding several addresses ("a@x.com, b@y.com") gives them all its index.
  */
-export function preflightEmails(input: string | readonly unknown[], options: PreflightOptions = {}): PreflightReport {
+export function preflightEmails(
+  input: string | readonly unknown[],
+  options: PreflightOptions = {},
+): PreflightReport {
   const maxPerJob = options.maxPerJob ?? LIMITS.maxEmailsPerJob;
   if (!Number.isInteger(maxPerJob) || maxPerJob < 1 || maxPerJob > LIMITS.maxEmailsPerJob) {
     throw new RangeError(`maxPerJob must be an integer from 1 to ${LIMITS.maxEmailsPerJob}`);
@@ -209,8 +221,10 @@ export function addressesByItem(report: PreflightReport, items: number): string[
 export function summarizePreflight(report: PreflightReport): string {
   const parts = [`${report.unique.length} unique address(es) to verify`];
   if (report.duplicates.length) parts.push(`${report.duplicates.length} duplicate(s) removed`);
-  if (report.malformed.length) parts.push(`${report.malformed.length} malformed address(es) skipped (not charged)`);
-  if (report.unwrapped.length) parts.push(`${report.unwrapped.length} taken from "Name <address>" or mailto: cells`);
+  if (report.malformed.length)
+    parts.push(`${report.malformed.length} malformed address(es) skipped (not charged)`);
+  if (report.unwrapped.length)
+    parts.push(`${report.unwrapped.length} taken from "Name <address>" or mailto: cells`);
   if (report.chunks.length > 1) {
     const largest = Math.max(...report.chunks.map((c) => c.length));
     parts.push(`split into ${report.chunks.length} jobs of at most ${largest}`);

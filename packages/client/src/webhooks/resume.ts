@@ -36,9 +36,18 @@ export interface ResumeOutcome {
 export function checkCompletionMessage(input: ResumeInput): MessageCheck {
   if (input.secrets.length === 0) return { result: 'not_checked' };
   try {
-    const verified = verifyWebhook({ rawBody: input.rawBody, headers: input.headers, secrets: input.secrets, now: input.now });
+    const verified = verifyWebhook({
+      rawBody: input.rawBody,
+      headers: input.headers,
+      secrets: input.secrets,
+      now: input.now,
+    });
     if (verified.jobId !== input.jobId) {
-      return { result: 'failed', failure: 'other_job', reason: `The message is about job ${verified.jobId}, not job ${input.jobId}.` };
+      return {
+        result: 'failed',
+        failure: 'other_job',
+        reason: `The message is about job ${verified.jobId}, not job ${input.jobId}.`,
+      };
     }
     return { result: 'verified' };
   } catch (error) {

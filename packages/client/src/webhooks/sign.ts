@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { WebhookBody } from '../types';
 
 /** `v1=` + lowercase hex HMAC-SHA256 of "<timestamp>.<raw body>", as the service signs deliveries. */
-export function signWebhook(input: { rawBody: string | Uint8Array; secret: string; timestamp: number }): string {
+export function signWebhook(input: {
+  rawBody: string | Uint8Array;
+  secret: string;
+  timestamp: number;
+}): string {
   const mac = createHmac('sha256', input.secret).update(`${input.timestamp}.`);
   mac.update(typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : input.rawBody);
   return `v1=${mac.digest('hex')}`;
@@ -14,7 +18,11 @@ export interface WebhookDelivery {
 }
 
 /** A complete delivery (headers and body) exactly as the service sends one: for the sandbox and tests. */
-export function buildWebhookDelivery(input: { body: WebhookBody; secret: string; timestamp: number }): WebhookDelivery {
+export function buildWebhookDelivery(input: {
+  body: WebhookBody;
+  secret: string;
+  timestamp: number;
+}): WebhookDelivery {
   const rawBody = JSON.stringify(input.body);
   return {
     rawBody,

@@ -20,9 +20,11 @@ const FAILURE_MESSAGES: Record<WebhookFailure, string> = {
   malformed_signature: 'The X-Service-Signature header is not of the form v1=<64 lowercase hex characters>.',
   missing_timestamp: 'The message has no X-Service-Timestamp header.',
   malformed_timestamp: 'The X-Service-Timestamp header is not a Unix time in seconds.',
-  timestamp_too_old: 'The message is too old (its timestamp is outside the allowed window); it may be a replay.',
+  timestamp_too_old:
+    'The message is too old (its timestamp is outside the allowed window); it may be a replay.',
   timestamp_in_future: 'The message is dated too far in the future; check the clock.',
-  signature_mismatch: 'The signature does not match: the message was changed, or it was signed with another secret.',
+  signature_mismatch:
+    'The signature does not match: the message was changed, or it was signed with another secret.',
   malformed_body: 'The message is signed correctly but its body is not a job event.',
 };
 
@@ -91,7 +93,10 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
 
   const sigHeader = getHeader(input.headers, 'x-service-signature');
   if (sigHeader === undefined) throw new WebhookVerificationError('missing_signature');
-  const candidates = sigHeader.split(',').map((s) => s.trim()).filter((s) => s.startsWith('v1='));
+  const candidates = sigHeader
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('v1='));
   if (candidates.length === 0 || !candidates.every((s) => SIGNATURE.test(s))) {
     throw new WebhookVerificationError('malformed_signature');
   }
@@ -105,7 +110,8 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   if (nowSeconds - timestamp > tolerance) throw new WebhookVerificationError('timestamp_too_old');
   if (timestamp - nowSeconds > tolerance) throw new WebhookVerificationError('timestamp_in_future');
 
-  const raw = typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : Buffer.from(input.rawBody);
+  const raw =
+    typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : Buffer.from(input.rawBody);
   const given = candidates.map((c) => Buffer.from(c.slice(3), 'hex'));
   let matched = false;
   for (const secret of secrets) {
@@ -128,5 +134,9 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
 function isWebhookBody(value: unknown): value is WebhookBody {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return (v.event === 'job.completed' || v.event === 'job.failed') && typeof v.job_id === 'string' && v.job_id !== '';
+  return (
+    (v.event === 'job.completed' || v.event === 'job.failed') &&
+    typeof v.job_id === 'string' &&
+    v.job_id !== ''
+  );
 }

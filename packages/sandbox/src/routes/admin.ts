@@ -151,10 +151,18 @@ export async function handleAdmin(
       });
     const when = optionalString(body, 'when');
     if (when !== undefined && when !== 'before' && when !== 'after') {
-      throw new HttpError(422, 'invalid_request', 'when must be before or after.', { field: 'when', rule: 'enum' });
+      throw new HttpError(422, 'invalid_request', 'when must be before or after.', {
+        field: 'when',
+        rule: 'enum',
+      });
     }
     return guarded(() =>
-      faults.slow({ ...matcher(body), delayMs, count: optionalNumber(body, 'count'), when: when as 'before' | 'after' | undefined }),
+      faults.slow({
+        ...matcher(body),
+        delayMs,
+        count: optionalNumber(body, 'count'),
+        when: when as 'before' | 'after' | undefined,
+      }),
     );
   }
   if (route === 'POST /faults/webhook-failures')

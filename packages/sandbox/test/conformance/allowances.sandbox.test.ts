@@ -69,15 +69,24 @@ describe('sandbox conformance: API allowances per plan and top-up, counted in ad
     ).toBe(200);
   });
 
-  test('a request larger than a window\'s whole limit says in its 429 body that it never fits', async () => {
+  test("a request larger than a window's whole limit says in its 429 body that it never fits", async () => {
     const acct = sb.addAccount({ plan: 'starter', credits: 100_000 });
-    const r = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(12_000, 'n') } });
+    const r = await call('POST', '/v1/verify/bulk', {
+      key: acct.apiKey,
+      body: { emails: emails(12_000, 'n') },
+    });
     expect(r.status).toBe(429);
     expect(r.body.error).toMatchObject({ never_fits: true, limit: 10_000, requested: 12_000 });
     expect(r.body.error.message).toMatch(/larger than the whole allowance and can never be accepted at once/);
-    const fits = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(10_000, 'n') } });
+    const fits = await call('POST', '/v1/verify/bulk', {
+      key: acct.apiKey,
+      body: { emails: emails(10_000, 'n') },
+    });
     expect(fits.status).toBe(202);
-    const later = await call('POST', '/v1/verify/bulk', { key: acct.apiKey, body: { emails: emails(1, 'm') } });
+    const later = await call('POST', '/v1/verify/bulk', {
+      key: acct.apiKey,
+      body: { emails: emails(1, 'm') },
+    });
     expect(later.body.error.never_fits).toBeUndefined();
   });
 

@@ -39,7 +39,11 @@ import { field, groupCountOutputFields } from '../fields/outputs';
 import { readableTime } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
-type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & { file?: unknown; column?: unknown; sheet?: unknown };
+type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & {
+  file?: unknown;
+  column?: unknown;
+  sheet?: unknown;
+};
 
 /** What the connection remembers about a list (z.cache, scope "auth": per connection). */
 interface RememberedList {
@@ -62,8 +66,10 @@ interface Waiting {
  * gave), or past the one job a run of this step sends.
  */
 function notSentReason(unsentAfter: string | undefined, overOneJob: boolean): string {
-  if (unsentAfter) return `not sent yet: over today's allowance, runs again after ${readableTime(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
-  if (overOneJob) return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
+  if (unsentAfter)
+    return `not sent yet: over today's allowance, runs again after ${readableTime(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
+  if (overOneJob)
+    return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
   return "not sent yet: over today's allowance; run this step again later (rows already verified are not sent again)";
 }
 
@@ -84,7 +90,10 @@ const SCOPE = ['auth'];
 
 function remembered(value: unknown): RememberedList {
   const v = (value ?? {}) as Partial<RememberedList>;
-  return { job_ids: Array.isArray(v.job_ids) ? v.job_ids.map(String) : [], submitting_since: v.submitting_since };
+  return {
+    job_ids: Array.isArray(v.job_ids) ? v.job_ids.map(String) : [],
+    submitting_since: v.submitting_since,
+  };
 }
 
 /** The table's pre-flight report, and the list's key: the same scan at submission and when writing back. */
@@ -131,10 +140,23 @@ async function readRows(z: ZObject, bundle: Bundle, jobs: Job[], deadline: numbe
       const { job, startRow, maxRows } = windows[index]!;
       let window;
       try {
-        window = await client.resultsWindow(job.job_id, { job, startRow, maxRows, pageSize: WINDOW_ROWS, deadline });
+        window = await client.resultsWindow(job.job_id, {
+          job,
+          startRow,
+          maxRows,
+          pageSize: WINDOW_ROWS,
+          deadline,
+        });
       } catch (error) {
         // A read that timed out after its retries: its rows are marked and read by the next run.
-        if (!(error instanceof AbortedError || error instanceof RequestTimeoutError || error instanceof TimeBudgetSpentError)) throw error;
+        if (
+          !(
+            error instanceof AbortedError ||
+            error instanceof RequestTimeoutError ||
+            error instanceof TimeBudgetSpentError
+          )
+        )
+          throw error;
         readAll = false;
         continue;
       }
@@ -172,25 +194,33 @@ async function finish(
     table = readTableFile(file, bundle.inputData.column, bundle.inputData.sheet);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    notes.push(`The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`);
+    notes.push(
+      `The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`,
+    );
   }
   // Rows the caller already read are not read again (a rerun used to read every row twice).
   const { rows, readAll } = read ?? (await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS));
-  table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), { column: 'Email' });
+  table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), {
+    column: 'Email',
+  });
   const { preflight, key } = preflightOf(table, optionalString(bundle.inputData.name));
   // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
-  if (changed) notes.push('The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).');
+  if (changed)
+    notes.push(
+      'The file changed after it was submitted: its addresses now differ from the ones sent, and rows added since were not verified. Running the step again submits the file as a new list (every address in it).',
+    );
   const failed = jobs.filter((j) => isJobStopped(j) && j.status !== 'completed');
-  const notVerifiedReason = notSent && readAll && !changed && failed.length === 0
-    ? notSent
-    : !readAll
-    ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
-    : changed
-      ? 'the address was added to the file after it was submitted'
-      : failed.length
-      ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
-      : 'the service returned no answer for it';
+  const notVerifiedReason =
+    notSent && readAll && !changed && failed.length === 0
+      ? notSent
+      : !readAll
+        ? "its answer was not read within this step's time limit; run this step again to read the rest (nothing is submitted again)"
+        : changed
+          ? 'the address was added to the file after it was submitted'
+          : failed.length
+            ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
+            : 'the service returned no answer for it';
   const written = writeBackTable(table, preflight, rows, { notVerifiedReason });
   const c = written.counts;
   const name = resultsFileName(file?.fileName ?? 'list.csv');
@@ -223,7 +253,9 @@ async function finish(
  * address, a list the allowance can never take) names the Table File field the user can change.
  */
 function asFileError(error: unknown): unknown {
-  return error instanceof InputError && error.field === 'emails' ? new InputError('file', error.rule, error.message) : error;
+  return error instanceof InputError && error.field === 'emails'
+    ? new InputError('file', error.rule, error.message)
+    : error;
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
@@ -239,7 +271,10 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const deadline = stepDeadline();
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
-    return { ...sample, note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.' };
+    return {
+      ...sample,
+      note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
+    };
   }
   const input = bundle.inputData;
   const table = readTableFile(await downloadTableFile(z, input.file), input.column, input.sheet);
@@ -266,12 +301,28 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     earlierRead = await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS);
     for (const row of earlierRead.rows) done.add(row.email.toLowerCase());
     if (!earlierRead.readAll) {
-      return finish(z, bundle, jobs, deadline, ['This list was submitted by an earlier run; nothing was submitted again.'], undefined, earlierRead);
+      return finish(
+        z,
+        bundle,
+        jobs,
+        deadline,
+        ['This list was submitted by an earlier run; nothing was submitted again.'],
+        undefined,
+        earlierRead,
+      );
     }
   }
   const rest = preflight.unique.filter((e) => !done.has(e.toLowerCase()));
   if (rest.length === 0 && earlierRead) {
-    return finish(z, bundle, earlierRead.jobs, deadline, ['Every address was verified by an earlier run of this step; nothing was submitted again.'], undefined, earlierRead);
+    return finish(
+      z,
+      bundle,
+      earlierRead.jobs,
+      deadline,
+      ['Every address was verified by an earlier run of this step; nothing was submitted again.'],
+      undefined,
+      earlierRead,
+    );
   }
   // Zapier gives one callback URL per step, which resumes once: one job per run. The client sizes jobs
   // to the account's allowance and sends only what fits today; the rest is written back as not sent
@@ -279,19 +330,40 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   // A file with no valid address is planned whole, so planList refuses it naming a malformed one, before any charge.
   // The callback URL is asked for only once a job will go: asking makes Zapier wait for a callback.
   const fields = { ...options };
-  let restPlan = await client.planList({ emails: rest.length ? rest : table.emails, ...fields }, { deadline, sendWhatFits: true });
+  let restPlan = await client.planList(
+    { emails: rest.length ? rest : table.emails, ...fields },
+    { deadline, sendWhatFits: true },
+  );
   const overOneJob = restPlan.chunks.length > 1;
   // Jobs cut smaller than the service's 50,000 are cut by the daily allowance: the rest waits for it.
   const allowanceBound = overOneJob && restPlan.jobSize < restPlan.maxPerJob ? restPlan.fitsNow : undefined;
-  if (overOneJob) restPlan = await client.planList({ emails: restPlan.chunks[0]!, ...fields }, { maxJobs: 1, deadline, sendWhatFits: true });
+  if (overOneJob)
+    restPlan = await client.planList(
+      { emails: restPlan.chunks[0]!, ...fields },
+      { maxJobs: 1, deadline, sendWhatFits: true },
+    );
   if (restPlan.fitsNow && restPlan.fitsNow.left <= 0) {
     // Today's allowance is used up by the account's own figures: nothing is sent, the file is written
     // now with every open row marked, and the time counted from now is never earlier than the true one.
     const after = new Date(Date.now() + restPlan.fitsNow.freeAfterMs + 1000).toISOString();
-    return finish(z, bundle, earlierRead?.jobs ?? [], deadline, ['Nothing was sent in this run.'], undefined, earlierRead, notSentReason(after, false));
+    return finish(
+      z,
+      bundle,
+      earlierRead?.jobs ?? [],
+      deadline,
+      ['Nothing was sent in this run.'],
+      undefined,
+      earlierRead,
+      notSentReason(after, false),
+    );
   }
   restPlan = await client.withJobFields(restPlan, { webhook_url: z.generateCallbackUrl() });
-  await cache.set(key, { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() }, REMEMBER_SECONDS, SCOPE);
+  await cache.set(
+    key,
+    { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() },
+    REMEMBER_SECONDS,
+    SCOPE,
+  );
   let jobIds: string[];
   let notSent: string | undefined;
   let submissionAfter: string | undefined;
@@ -303,7 +375,11 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
       const after =
         submission.unsentAfter ??
-        (allowanceBound ? new Date((Number.isNaN(last) ? Date.now() : last) + allowanceBound.freeAfterMs + 1000).toISOString() : undefined);
+        (allowanceBound
+          ? new Date(
+              (Number.isNaN(last) ? Date.now() : last) + allowanceBound.freeAfterMs + 1000,
+            ).toISOString()
+          : undefined);
       notSent = notSentReason(after, overOneJob && !after);
     }
   } catch (error) {
@@ -311,7 +387,9 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     // paying for them again; an answer lost on the way keeps the "submitting" mark (a job may exist);
     // a refusal before anything was charged leaves the list as it was, for the next run to submit.
     const accepted = error instanceof PartialSubmissionError ? error.submittedJobIds : [];
-    const inDoubt = error instanceof SubmissionUncertainError || (error instanceof PartialSubmissionError && error.uncertain !== undefined);
+    const inDoubt =
+      error instanceof SubmissionUncertainError ||
+      (error instanceof PartialSubmissionError && error.uncertain !== undefined);
     const record: RememberedList = { job_ids: [...earlier.job_ids, ...accepted] };
     if (inDoubt) record.submitting_since = new Date().toISOString();
     await cache.set(key, record, REMEMBER_SECONDS, SCOPE);
@@ -329,7 +407,12 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     );
   }
   await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
-  const waiting: Waiting = { job_ids: jobIds, list_key: key, waiting_for_callback: true, ...(notSent ? { not_sent_reason: notSent } : {}) };
+  const waiting: Waiting = {
+    job_ids: jobIds,
+    list_key: key,
+    waiting_for_callback: true,
+    ...(notSent ? { not_sent_reason: notSent } : {}),
+  };
   return waiting;
 };
 
@@ -350,7 +433,10 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
     headers: bundle.rawRequest?.headers ?? {},
     secrets: webhookSecrets(bundle),
   });
-  if (message.result === 'failed') notes.push(`The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`);
+  if (message.result === 'failed')
+    notes.push(
+      `The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`,
+    );
   const jobs = await readJobs(z, bundle, waiting.job_ids, deadline);
   for (const job of jobs) {
     if (!isJobStopped(job)) {
@@ -365,8 +451,18 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
 });
 
 const sampleRows = [
-  withCategory({ email: 'ada@acme-corp.com', details: { primary_label: 'valid' as const, tags: [], label_reasons: [] } }),
-  withCategory({ email: 'info@acme-corp.com', details: { primary_label: 'valid' as const, tags: [{ label: 'role' as const, confidence: 0.9 }], label_reasons: [] } }),
+  withCategory({
+    email: 'ada@acme-corp.com',
+    details: { primary_label: 'valid' as const, tags: [], label_reasons: [] },
+  }),
+  withCategory({
+    email: 'info@acme-corp.com',
+    details: {
+      primary_label: 'valid' as const,
+      tags: [{ label: 'role' as const, confidence: 0.9 }],
+      label_reasons: [],
+    },
+  }),
 ];
 
 const sample = {
@@ -411,7 +507,8 @@ export default defineCreate({
         label: 'Address Column',
         type: 'string',
         required: false,
-        helpText: 'The header of the column holding the addresses (e.g. `Email`), or its letter (e.g. `C`). Leave empty to use the column headed "Email", or else the one holding addresses.',
+        helpText:
+          'The header of the column holding the addresses (e.g. `Email`), or its letter (e.g. `C`). Leave empty to use the column headed "Email", or else the one holding addresses.',
       },
       {
         key: 'sheet',

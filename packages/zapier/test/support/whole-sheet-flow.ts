@@ -43,7 +43,11 @@ export interface ZapierSide {
 }
 
 /** One app step through core's handler, as Zapier's runtime invokes it. */
-export async function runStep(side: ZapierSide, method: string, bundle: Record<string, unknown>): Promise<StepOutcome> {
+export async function runStep(
+  side: ZapierSide,
+  method: string,
+  bundle: Record<string, unknown>,
+): Promise<StepOutcome> {
   const before = process.env.ZAPIER_DEPLOY_KEY;
   // Core authenticates RPC calls with the runtime's token or, outside Zapier, a deploy key.
   process.env.ZAPIER_DEPLOY_KEY = 'local-stand-in';
@@ -75,12 +79,15 @@ export async function callbackFor(receiver: RawReceiver, jobId: string, timeoutM
     if (delivery) {
       return {
         method: 'POST',
-        headers: Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [zapierHeaderName(k), v])),
+        headers: Object.fromEntries(
+          Object.entries(delivery.headers).map(([k, v]) => [zapierHeaderName(k), v]),
+        ),
         content: delivery.rawBody,
         querystring: '',
       };
     }
-    if (Date.now() > deadline) throw new Error(`no completion message for job ${jobId} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`no completion message for job ${jobId} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -119,7 +126,9 @@ export async function runWholeSheetZap(
   const requestsBefore = sb.requests.length;
   const ledgerBefore = sb.ledger(side.authData.api_key);
   const input = { file: fileUrl, ...inputData };
-  const finishRun = async (partial: Omit<FlowRun, 'requests' | 'charged' | 'refunded' | 'wallMs'>): Promise<FlowRun> => {
+  const finishRun = async (
+    partial: Omit<FlowRun, 'requests' | 'charged' | 'refunded' | 'wallMs'>,
+  ): Promise<FlowRun> => {
     await sb.webhooksIdle();
     const ledger = sb.ledger(side.authData.api_key);
     return {
@@ -141,7 +150,11 @@ export async function runWholeSheetZap(
   if (step.status === 'CALLBACK' && step.results) {
     const jobIds = step.results.job_ids as string[];
     const rawRequest = await callbackFor(side.receiver, jobIds[jobIds.length - 1]!);
-    step = await timed(`${FILE_CREATE}.performResume`, { inputData: input, outputData: step.results, rawRequest });
+    step = await timed(`${FILE_CREATE}.performResume`, {
+      inputData: input,
+      outputData: step.results,
+      rawRequest,
+    });
   }
   if (!step.results) return finishRun({ error: step.error, tasks: 0, stepMs });
   let tasks = 1;
@@ -159,7 +172,21 @@ export async function runPerRowStep(side: ZapierSide, email: string): Promise<St
 }
 
 /** Outcomes the sandbox gives by the start of the local part, in the mix a lead list might have. */
-const PREFIXES = ['valid', 'valid', 'valid', 'valid', 'catchall', 'invalid', 'unknown', 'info', 'full', 'temp', 'notverified', 'disabled', 'trap'];
+const PREFIXES = [
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'catchall',
+  'invalid',
+  'unknown',
+  'info',
+  'full',
+  'temp',
+  'notverified',
+  'disabled',
+  'trap',
+];
 
 export interface SheetFile {
   csv: string;
@@ -177,7 +204,13 @@ export interface SheetFile {
  */
 export function makeSheetFile(rows: number, tag = 'lead'): SheetFile {
   const kind = (i: number): 'malformed' | 'empty' | 'duplicate' | 'address' =>
-    i % 101 === 50 ? 'malformed' : i % 211 === 100 ? 'empty' : i % 53 === 20 && i > 100 && kind(i - 40) === 'address' ? 'duplicate' : 'address';
+    i % 101 === 50
+      ? 'malformed'
+      : i % 211 === 100
+        ? 'empty'
+        : i % 53 === 20 && i > 100 && kind(i - 40) === 'address'
+          ? 'duplicate'
+          : 'address';
   const address = (i: number): string => `${PREFIXES[i % PREFIXES.length]}.${tag}${i}@example-leads.com`;
   const out: string[][] = [['First Name', 'Email', 'Company']];
   const count = { address: 0, duplicate: 0, malformed: 0, empty: 0 };
@@ -185,10 +218,24 @@ export function makeSheetFile(rows: number, tag = 'lead'): SheetFile {
     const company = i % 7 === 0 ? `Acme ${i}, Inc.` : `Co ${i % 97}`;
     const k = kind(i);
     count[k]++;
-    const email = k === 'malformed' ? `${tag}${i}@@broken` : k === 'empty' ? '' : k === 'duplicate' ? address(i - 40).toUpperCase() : address(i);
+    const email =
+      k === 'malformed'
+        ? `${tag}${i}@@broken`
+        : k === 'empty'
+          ? ''
+          : k === 'duplicate'
+            ? address(i - 40).toUpperCase()
+            : address(i);
     out.push([`Name ${i}`, email, company]);
   }
-  return { csv: writeDelimited(out), rows, unique: count.address, duplicates: count.duplicate, malformed: count.malformed, empty: count.empty };
+  return {
+    csv: writeDelimited(out),
+    rows,
+    unique: count.address,
+    duplicates: count.duplicate,
+    malformed: count.malformed,
+    empty: count.empty,
+  };
 }
 
 /**
@@ -204,12 +251,14 @@ export async function liveFileOutputs(
   const files = await startZapierFiles();
   try {
     const side: ZapierSide = { files, receiver, authData, zcache: {} };
-    const sampleList = 'Email,Name\nvalid.ada.live@acme-corp.com,Ada\ninfo.live@acme-corp.com,Info\njane.doe@,Jane\n';
+    const sampleList =
+      'Email,Name\nvalid.ada.live@acme-corp.com,Ada\ninfo.live@acme-corp.com,Info\njane.doe@,Jane\n';
     const clean = await runWholeSheetZap(sb, side, files.host('leads.csv', sampleList));
     sb.faults.failJob(undefined, { afterRows: 1, error: 'stopped for the live-output check' });
     const failing = makeSheetFile(300, 'live');
     const failed = await runWholeSheetZap(sb, side, files.host('failing.csv', failing.csv));
-    if (!clean.output || !failed.output) throw new Error(`a live run stopped: ${(clean.error ?? failed.error)?.message}`);
+    if (!clean.output || !failed.output)
+      throw new Error(`a live run stopped: ${(clean.error ?? failed.error)?.message}`);
     return [
       { where: 'sample list', output: clean.output, scenario: true },
       { where: 'job failed part way', output: failed.output, scenario: false },

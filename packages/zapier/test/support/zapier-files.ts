@@ -108,12 +108,19 @@ export async function startZapierFiles(): Promise<ZapierFiles> {
         }
         if (call.method !== 'get_presigned_upload_post_data') {
           files.refusals.push(`rpc ${call.method} is not served here`);
-          return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: call.id, error: `${call.method} is not available` }));
+          return res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ id: call.id, error: `${call.method} is not available` }));
         }
         const key = `stash/${randomBytes(8).toString('hex')}/file`;
         issuedKeys.add(key);
-        const result = { url: `${files.origin}/s3/`, fields: { key, policy: 'local', 'x-amz-signature': 'local' } };
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: call.id, result }));
+        const result = {
+          url: `${files.origin}/s3/`,
+          fields: { key, policy: 'local', 'x-amz-signature': 'local' },
+        };
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: call.id, result }));
       }
       if (req.method === 'POST' && url.pathname === '/s3/') {
         const parts = parseForm(raw, req.headers['content-type'] ?? '');
@@ -126,14 +133,21 @@ export async function startZapierFiles(): Promise<ZapierFiles> {
         if (!issuedKeys.delete(key)) return refuse('a key that was never issued');
         if (!file?.filename || !file.contentType) return refuse('no file name or content type');
         if (file.data.length > NON_STREAM_UPLOAD_MAX_BYTES) return refuse('larger than 150 MB');
-        files.stashed.set(new URL(key, `${files.origin}/s3/`).href, { name: file.filename, contentType: file.contentType, bytes: file.data });
+        files.stashed.set(new URL(key, `${files.origin}/s3/`).href, {
+          name: file.filename,
+          contentType: file.contentType,
+          bytes: file.data,
+        });
         return res.writeHead(204).end();
       }
       if (req.method === 'GET' && url.pathname.startsWith('/s3/')) {
         const stored = files.stashed.get(`${files.origin}${url.pathname}`);
         if (!stored) return res.writeHead(404).end();
         return res
-          .writeHead(200, { 'content-type': stored.contentType, 'content-disposition': `attachment; filename="${stored.name}"` })
+          .writeHead(200, {
+            'content-type': stored.contentType,
+            'content-disposition': `attachment; filename="${stored.name}"`,
+          })
           .end(stored.bytes);
       }
       res.writeHead(404).end();
