@@ -129,12 +129,12 @@ function costLine(before: number, after: number): string {
 }
 
 /**
- * The Make app through the repository's local model of Make (packages/make/test/support/make-runtime.ts):
+ * The Make app through the repository's local model of Make (packages/make/test/harness/make-runtime.ts):
  * Make has no local runtime for custom apps, so this harness renders the app's own files and applies
  * Make's documented rules. It is not Make itself.
  */
 async function makeWalk(sandbox: Sandbox): Promise<void> {
-  const make = await import('../packages/make/test/support/make-runtime');
+  const make = await import('../packages/make/test/harness/make-runtime');
   const connection = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
   const tested = await make.testConnection(connection);
   log(`1. Connection test: accepted${tested.metadata ? ` (${tested.metadata})` : ''}`);
