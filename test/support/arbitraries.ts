@@ -128,16 +128,14 @@ const readFault = fc.oneof(
 );
 
 /** 429 and 503 say the service did not take the list: the only failures of a bulk POST that allow a resend. */
-const bulkRefusal = fc
-  .constantFrom(429, 503)
-  .map(
-    (status): Omit<FailNextSpec, 'path'> => ({
-      status,
-      method: 'POST',
-      when: 'before',
-      retryAfterSeconds: 1,
-    }),
-  );
+const bulkRefusal = fc.constantFrom(429, 503).map(
+  (status): Omit<FailNextSpec, 'path'> => ({
+    status,
+    method: 'POST',
+    when: 'before',
+    retryAfterSeconds: 1,
+  }),
+);
 
 export const faultSchedule = (maxFaults: number): fc.Arbitrary<ScheduledFault[]> =>
   fc.array(
