@@ -19,6 +19,7 @@ const PENDING: Record<string, number> = {
   'packages/client/src/tables/ORACLES.md': 2,
   'packages/make/README.md': 18,
   'packages/n8n/README.md': 2,
+  'packages/n8n/DEVELOPMENT.md': 1,
   'packages/sandbox/README.md': 1,
   'packages/zapier/README.md': 10,
   'shared/README.md': 1,
