@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { InputError, readTable, type TableList } from '@evf/client';
+import { downloadedFileName, InputError, readTable, type TableList } from '@evf/client';
 import type { ZObject } from 'zapier-platform-core';
 import { optionalString } from './fields/coerce';
 
@@ -14,19 +14,6 @@ export const MAX_TABLE_FILE_BYTES = 100 * 1000 * 1000;
 export interface TableFile {
   bytes: Uint8Array;
   fileName: string;
-}
-
-function fileNameOf(url: URL, disposition: string | null): string {
-  const quoted = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i)?.[1];
-  if (quoted) {
-    try {
-      return decodeURIComponent(quoted);
-    } catch {
-      return quoted;
-    }
-  }
-  const last = url.pathname.split('/').filter(Boolean).pop();
-  return last ? decodeURIComponent(last) : 'list.csv';
 }
 
 /** A download that takes longer leaves too little of the step's 25 s to read, submit and write. */
@@ -118,7 +105,7 @@ export async function downloadTableFile(
   } catch (error) {
     throw downloadFailure(field, error, limits);
   }
-  return { bytes, fileName: fileNameOf(url, response.headers.get('content-disposition')) };
+  return { bytes, fileName: downloadedFileName(response.headers.get('content-disposition'), url) };
 }
 
 /** Files people map by mistake, told by their first bytes, with the way to the table they meant. */
@@ -148,7 +135,8 @@ export function readTableFile(file: TableFile, column: unknown, sheet?: unknown)
     fileName: file.fileName,
     column: optionalString(column),
     sheet: optionalString(sheet),
-    inflateRaw: (b) => inflateRawSync(b),
+    // Node's own signature takes the output cap the reader passes; a wrapper would drop it.
+    inflateRaw: inflateRawSync,
   });
 }
 

@@ -112,6 +112,8 @@ const CONTRACT: Record<string, ContractShape> = {
       'results_file',
       'results_file_name',
       'column_used',
+      'results_file_encoding',
+      'encoding_guessed',
       'rows',
       'rows_verified',
       'rows_duplicate',

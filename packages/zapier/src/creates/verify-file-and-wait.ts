@@ -224,7 +224,8 @@ async function finish(
   const written = writeBackTable(table, preflight, rows, { notVerifiedReason });
   const c = written.counts;
   const name = resultsFileName(file?.fileName ?? 'list.csv');
-  const url = await z.stashFile(written.text, Buffer.byteLength(written.text), name, 'text/csv');
+  // The bytes, not the text: the results go back in the encoding the file came in (or UTF-8 with a BOM).
+  const url = await z.stashFile(Buffer.from(written.bytes), written.bytes.byteLength, name, 'text/csv');
   if (c.notVerified) notes.push(`${c.notVerified} row(s) have no answer yet: ${notVerifiedReason}.`);
   const last = jobs[jobs.length - 1];
   return {
@@ -236,6 +237,8 @@ async function finish(
     results_file: url,
     results_file_name: name,
     column_used: table.column.name || table.column.letter,
+    results_file_encoding: written.encodingNote,
+    encoding_guessed: written.encodingGuessed,
     rows: c.rows,
     rows_verified: c.verified,
     rows_duplicate: c.duplicates,
@@ -474,6 +477,9 @@ const sample = {
   results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
   results_file_name: 'leads-verified.csv',
   column_used: 'Email',
+  results_file_encoding:
+    'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.',
+  encoding_guessed: false,
   rows: 3,
   rows_verified: 2,
   rows_duplicate: 0,
@@ -532,6 +538,8 @@ export default defineCreate({
       field('job_ids', 'Job IDs', 'string', { list: true }),
       field('job_status', 'Job Status', 'string'),
       field('column_used', 'Address Column Used', 'string'),
+      field('results_file_encoding', 'Results File Encoding', 'string'),
+      field('encoding_guessed', 'Encoding Guessed', 'boolean'),
       field('rows', 'Rows in the File', 'integer'),
       field('rows_verified', 'Rows Verified', 'integer'),
       field('rows_duplicate', 'Duplicate Rows (Verdict Copied, Charged Once)', 'integer'),
