@@ -193,7 +193,16 @@ describeWhenPresent(
       expect(validated.status).toBe(0);
     }, 120_000);
 
-    it('runs the authentication test, Verify Email Address, Submit Bulk Verification and Find Bulk Job from the unpacked zip on Node 22', async () => {
+    // Submit Bulk is left out: it keeps its list memory in z.cache, which outside Zapier needs Zapier's
+    // RPC (ZAPIER_DEPLOY_KEY), so it cannot run from a zip here; its job is made over the API instead.
+    it('runs the authentication test, Verify Email Address and Find Bulk Job from the unpacked zip on Node 22', async () => {
+      const made = await fetch(`${sb.baseUrl}/v1/verify/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': sb.apiKey },
+        body: JSON.stringify({ emails: ['grace@gmail.com', 'alan@yahoo.com'], name: 'zip e2e' }),
+      });
+      expect(made.status).toBe(202);
+      const jobId = ((await made.json()) as { job_id: string }).job_id;
       const stepsFile = path.join(work, 'steps.json');
       const resultsFile = path.join(work, 'results.json');
       writeFileSync(
@@ -206,14 +215,9 @@ describeWhenPresent(
             inputData: { email: 'ada@gmail.com' },
           },
           {
-            name: 'submit_bulk',
-            method: 'creates.submit_bulk.operation.perform',
-            inputData: { emails: ['grace@gmail.com', 'alan@yahoo.com'], name: 'zip e2e' },
-          },
-          {
             name: 'find_job',
             method: 'searches.find_job.operation.perform',
-            inputData: { job_id: '{{submit_bulk.job_id}}' },
+            inputData: { job_id: jobId },
           },
         ]),
       );
@@ -248,13 +252,11 @@ describeWhenPresent(
       const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
       expect(results.node).toMatch(/^v22\./);
       const byName = Object.fromEntries(results.steps.map((s: { name: string }) => [s.name, s]));
-      for (const name of ['auth', 'verify_email', 'submit_bulk', 'find_job'])
+      for (const name of ['auth', 'verify_email', 'find_job'])
         expect([name, byName[name].error]).toEqual([name, undefined]);
       expect(byName.auth.results.plan).toBeTruthy();
       expect(byName.verify_email.results.email).toBe('ada@gmail.com');
       expect(byName.verify_email.results.group).toMatch(/^(safe_to_send|risky|invalid)$/);
-      const jobId = byName.submit_bulk.results.job_id;
-      expect(jobId).toBeTruthy();
       expect(byName.find_job.results).toHaveLength(1);
       expect(byName.find_job.results[0].id ?? byName.find_job.results[0].job_id).toBe(jobId);
     }, 120_000);

@@ -16,7 +16,7 @@ async function main() {
   const results = { node: process.version, steps: [] };
   const outputs = {};
   for (const step of steps) {
-    // A later step may map an earlier one's output, as a Zap does ("{{submit_bulk.job_id}}").
+    // A later step may map an earlier one's output, as a Zap does ("{{step.field}}").
     const inputData = JSON.parse(
       JSON.stringify(step.inputData ?? {}).replace(
         /\{\{(\w+)\.(\w+)\}\}/g,
