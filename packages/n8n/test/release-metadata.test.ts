@@ -4,12 +4,14 @@
  * nothing reserved for examples, tests or this machine. n8n's verification compares the npm package's
  * repository URL with the GitHub repository it was published from, and the author with the maintainer.
  */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the release check is plain CommonJS
 const { manifestProblems } = require('../scripts/release-check.cjs') as {
 	manifestProblems(
-		manifest: Record<string, any>,
+		manifest: Record<string, unknown>,
 		options?: { repositoryUrl?: string | null; tag?: string },
 	): string[];
 };
