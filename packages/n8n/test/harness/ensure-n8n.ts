@@ -277,7 +277,17 @@ async function install(version: string): Promise<void> {
 		overrides: recipe.overrides,
 	};
 	fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	let env: NodeJS.ProcessEnv = { ...process.env, npm_config_yes: 'true' };
+	// The repo's .npmrc sets ignore-scripts, and `npm run` hands it on as npm_config_ignore_scripts: n8n's
+	// own install needs sqlite3's build script, so scripts run here unless the recipe passes
+	// --ignore-scripts on the command line (which wins over the environment).
+	let env: NodeJS.ProcessEnv = {
+		...process.env,
+		npm_config_yes: 'true',
+		npm_config_ignore_scripts: 'false',
+	};
+	for (const key of Object.keys(env))
+		if (key.toLowerCase() === 'npm_config_ignore_scripts' && key !== 'npm_config_ignore_scripts')
+			delete env[key];
 	// Native modules (sqlite3) are built by node-gyp, which otherwise downloads Node's headers: use the
 	// headers the running Node ships with, so the install needs no network beyond the npm registry and
 	// works for any user (root's npm config may name them; another user's has nothing).
