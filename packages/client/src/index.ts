@@ -21,7 +21,7 @@ export type {
   JobFields,
   PostOptions,
 } from './bulk';
-export type { ResultsWindow, ResultsWindowOptions, WindowEnd } from './results-window';
+export type { ResultsWindow, ResultsWindowOptions, RowsOnlyWindow, WindowEnd } from './results-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
 

@@ -61,6 +61,17 @@ export interface ResultsWindow {
   end: WindowEnd;
 }
 
+/**
+ * A window read without reading the job (the client's rowsWindow): the pages' own status says whether
+ * the job has stopped, and there is no status when the deadline came before any page.
+ */
+export interface RowsOnlyWindow extends Omit<ResultsWindow, 'job' | 'status'> {
+  status: JobStatusValue | undefined;
+}
+
+/** What readResultsWindow returns: a ResultsWindow, or a RowsOnlyWindow when asked not to read the job. */
+export type WindowRead = RowsOnlyWindow & { job: Job | undefined };
+
 /** Errors that mean "out of time", which end a window with what was read instead of failing it. */
 function isOutOfTime(error: unknown, deadline: number | undefined, now: () => number): boolean {
   if (error instanceof TimeBudgetSpentError) return true;
@@ -69,16 +80,16 @@ function isOutOfTime(error: unknown, deadline: number | undefined, now: () => nu
 }
 
 /**
- * Reads the job, then its rows from `startRow` page by page until `maxRows` rows are kept, the stored rows
+ * Reads the job (unless told not to), then its rows from `startRow` page by page until `maxRows` rows are kept, the stored rows
  * end, or the deadline comes. A job still running is never reported complete: its window ends 'running'
  * with the position to read from once more rows are stored.
  */
 export async function readResultsWindow(
   reader: ResultsWindowReader,
   jobId: string,
-  options: ResultsWindowOptions,
+  options: Omit<ResultsWindowOptions, 'job'> & { job?: Job | false },
   now: () => number,
-): Promise<ResultsWindow> {
+): Promise<WindowRead> {
   const startRow = options.startRow ?? 0;
   if (!Number.isSafeInteger(startRow) || startRow < 0) {
     throw new InputError('startRow', 'range', 'The first row to read must be a whole number, 1 or more.');
@@ -99,10 +110,15 @@ export async function readResultsWindow(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   };
-  const job = options.job?.job_id === jobId ? options.job : await reader.getJob(jobId, opts);
+  const job =
+    options.job === false
+      ? undefined
+      : options.job?.job_id === jobId
+        ? options.job
+        : await reader.getJob(jobId, opts);
   const rows: ResultRow[] = [];
   let position = startRow;
-  let status: JobStatusValue = job.status;
+  let status: JobStatusValue | undefined = job?.status;
   let end: WindowEnd;
   for (;;) {
     const page = Math.floor(position / perPage) + 1;
@@ -143,8 +159,8 @@ export async function readResultsWindow(
     if (!current.has_more && position >= pageEnd) {
       // The stored rows are all read; only a stopped job has no more to come.
       const stopped =
-        (STOPPED_STATUSES as readonly string[]).includes(status) ||
-        (status === job.status && isJobStopped(job));
+        (status !== undefined && (STOPPED_STATUSES as readonly string[]).includes(status)) ||
+        (job !== undefined && status === job.status && isJobStopped(job));
       end = stopped ? 'complete' : 'running';
       break;
     }

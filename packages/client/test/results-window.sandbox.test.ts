@@ -77,3 +77,32 @@ it('a job still running ends its window as running and truncated, with where to 
     await slow.close();
   }
 });
+
+it('rowsWindow reads no job: the pages say the job stopped, so windows of a finished job end complete', async () => {
+  const { client } = clientFor(sb, freshAccount(sb).apiKey);
+  const emails = list(1_500, 'rows-only');
+  const job = await finishedJob(client, emails);
+  const before = sb.requests.length;
+  const first = await client.rowsWindow(job.job_id, { startRow: 0, maxRows: 1_000, pageSize: 1_000 });
+  const last = await client.rowsWindow(job.job_id, { startRow: 1_000, maxRows: 5_000, pageSize: 1_000 });
+  expect(first.end).toBe('max_rows');
+  expect(last.end).toBe('complete');
+  expect(last.status).toBe('completed');
+  expect([...first.rows, ...last.rows].map((r) => r.email)).toEqual(emails);
+  const paths = sb.requests.slice(before).map((r) => r.path);
+  expect(paths.every((p) => p.endsWith('/results'))).toBe(true);
+});
+
+it('rowsWindow of a job still running ends running, never complete, from the pages alone', async () => {
+  const slow = await startFastSandbox({ rowsPerSecond: 20 });
+  try {
+    const { client } = clientFor(slow);
+    const { job_id } = await client.submitBulk({ emails: list(3_000, 'rows-running') });
+    await eventually(async () => (await client.getJob(job_id)).processed > 0);
+    const window = await client.rowsWindow(job_id, { maxRows: 5_000 });
+    expect(window.end).toBe('running');
+    expect(window.rows.length).toBeLessThan(3_000);
+  } finally {
+    await slow.close();
+  }
+});

@@ -276,7 +276,7 @@ it("the service's refusals are worded like every other step's, and a refused sub
   expect(parseZapierError(noCredits.error).message).toMatch(/credits/i);
   // The 402 charged nothing and left no "submitting" mark, so the next run submits normally.
   const key = `evf-list:${listFingerprint(['valid.refused@acme-corp.com'], '')}`;
-  expect(JSON.parse(side.zcache[key] as string)).toEqual({ job_ids: [] });
+  expect(JSON.parse(side.zcache[key] as string)).toEqual({ job_ids: [], job_sizes: [] });
   const again = await runStep(side, perform, { inputData: { file: url } });
   expect(again.status).toBe('CALLBACK');
 });

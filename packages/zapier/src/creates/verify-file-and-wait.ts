@@ -48,6 +48,8 @@ type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & {
 /** What the connection remembers about a list (z.cache, scope "auth": per connection). */
 interface RememberedList {
   job_ids: string[];
+  /** Addresses sent in each job (same order as job_ids), so a rerun reads a job and its rows at once. */
+  job_sizes?: number[];
   /** Set while a submission is on the wire: if the step dies there, a job may exist that is not listed. */
   submitting_since?: string;
 }
@@ -55,6 +57,7 @@ interface RememberedList {
 /** What perform hands to performResume (Zapier keeps it as bundle.outputData while the Zap waits). */
 interface Waiting {
   job_ids: string[];
+  job_sizes?: number[];
   list_key: string;
   waiting_for_callback: true;
   /** Why rows were left for a later run, in words for their rows (no addresses: outputData stays small). */
@@ -90,10 +93,27 @@ const SCOPE = ['auth'];
 
 function remembered(value: unknown): RememberedList {
   const v = (value ?? {}) as Partial<RememberedList>;
+  const jobIds = Array.isArray(v.job_ids) ? v.job_ids.map(String) : [];
   return {
-    job_ids: Array.isArray(v.job_ids) ? v.job_ids.map(String) : [],
+    job_ids: jobIds,
+    job_sizes: sizesFor(jobIds, v.job_sizes),
     submitting_since: v.submitting_since,
   };
+}
+
+/** The list as z.cache keeps it (it refuses undefined values, so an unknown size is left out). */
+function record(jobIds: string[], sizes: number[] | undefined): RememberedList {
+  return sizes ? { job_ids: jobIds, job_sizes: sizes } : { job_ids: jobIds };
+}
+
+/** Sizes that match the jobs one for one, or none (a list remembered before sizes were kept). */
+function sizesFor(jobIds: string[], sizes: unknown): number[] | undefined {
+  if (jobIds.length === 0) return [];
+  return Array.isArray(sizes) &&
+    sizes.length === jobIds.length &&
+    sizes.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+    ? (sizes as number[])
+    : undefined;
 }
 
 /** The table's pre-flight report, and the list's key: the same scan at submission and when writing back. */
@@ -114,34 +134,40 @@ interface RowsRead {
   readAll: boolean;
 }
 
+/** A job to read rows from: its id and how many rows it may hold. */
+interface JobRows {
+  jobId: string;
+  rows: number;
+}
+
 /**
- * Every row of the list's stopped jobs, read in parallel windows by row position (the client's results
- * window), so a slow service costs one answer's time, not one per page. A window the deadline cuts short
- * leaves its rows unread: they are marked and the next run reads them again, which holds as long as one
- * round of windows fits a step (at 9 s an answer it does). The jobs are the ones the caller just read.
+ * Every row of the given jobs, read in parallel windows by row position (the client's results window),
+ * so a slow service costs one answer's time, not one per page. The job itself is not read here: each
+ * page carries the job's status, and `readAll` says every window reached the end of a stopped job. A
+ * window the deadline cuts short leaves its rows unread: they are marked and the next run reads them
+ * again, which holds as long as one round of windows fits a step (at 9 s an answer it does).
  */
-async function readRows(z: ZObject, bundle: Bundle, jobs: Job[], deadline: number): Promise<RowsRead> {
+async function readRows(z: ZObject, bundle: Bundle, jobs: JobRows[], deadline: number) {
   const client = clientFor(z, bundle);
-  const windows = jobs.flatMap((job) => {
-    const count = Math.max(1, Math.ceil(job.processed / WINDOW_ROWS));
-    // The last window reads on to the job's end, whatever `processed` said when the job was read.
+  const windows = jobs.flatMap(({ jobId, rows }) => {
+    const count = Math.max(1, Math.ceil(rows / WINDOW_ROWS));
+    // The last window reads on to the job's end, whatever the count said.
     return Array.from({ length: count }, (_, i) => ({
-      job,
+      jobId,
       startRow: i * WINDOW_ROWS,
       maxRows: i === count - 1 ? Number.MAX_SAFE_INTEGER : WINDOW_ROWS,
     }));
   });
   const parts: ResultRow[][] = new Array(windows.length);
-  let readAll = jobs.every(isJobStopped);
+  let readAll = true;
   let next = 0;
   const worker = async () => {
     while (next < windows.length) {
       const index = next++;
-      const { job, startRow, maxRows } = windows[index]!;
+      const { jobId, startRow, maxRows } = windows[index]!;
       let window;
       try {
-        window = await client.resultsWindow(job.job_id, {
-          job,
+        window = await client.rowsWindow(jobId, {
           startRow,
           maxRows,
           pageSize: WINDOW_ROWS,
@@ -166,7 +192,42 @@ async function readRows(z: ZObject, bundle: Bundle, jobs: Job[], deadline: numbe
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_WINDOWS, windows.length) }, worker));
-  return { rows: parts.flatMap((p) => p ?? []), jobs, readAll };
+  return { rows: parts.flatMap((p) => p ?? []), readAll };
+}
+
+/**
+ * The list's jobs and all their rows. With each job's size known (remembered at submission) the jobs
+ * and the rows are read at once, one answer's time on a slow service; without it (a list remembered
+ * before sizes were kept, or a submission cut short) the jobs are read first to size the windows.
+ */
+async function readList(
+  z: ZObject,
+  bundle: Bundle,
+  jobIds: string[],
+  sizes: number[] | undefined,
+  deadline: number,
+): Promise<RowsRead> {
+  const rowsDeadline = deadline - STASH_RESERVE_MS;
+  if (sizes?.length !== jobIds.length) {
+    const jobs = await readJobs(z, bundle, jobIds, deadline);
+    const read = await readRows(
+      z,
+      bundle,
+      jobs.map((j) => ({ jobId: j.job_id, rows: j.processed })),
+      rowsDeadline,
+    );
+    return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
+  }
+  const [jobs, read] = await Promise.all([
+    readJobs(z, bundle, jobIds, deadline),
+    readRows(
+      z,
+      bundle,
+      jobIds.map((jobId, i) => ({ jobId, rows: sizes[i]! })),
+      rowsDeadline,
+    ),
+  ]);
+  return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
 }
 
 /** Each job as it stands now, read in parallel (one answer's time however many jobs). */
@@ -175,31 +236,37 @@ function readJobs(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number
   return Promise.all(jobIds.map((id) => client.getJob(id, { deadline })));
 }
 
-/** The results file and the step's output, from the jobs made for this list so far. */
-async function finish(
-  z: ZObject,
-  bundle: Bundle<FileInput>,
-  jobs: Job[],
-  deadline: number,
-  notes: string[],
-  listKey?: string,
-  read?: RowsRead,
-  notSent?: string,
-) {
-  const jobIds = jobs.map((j) => j.job_id);
-  let file: TableFile | undefined;
-  let table: TableList | undefined;
+/** The file as the step was given it, or nothing (with a note) when it can no longer be read. */
+async function readSheetAgain(z: ZObject, bundle: Bundle<FileInput>, notes: string[]) {
   try {
-    file = await downloadTableFile(z, bundle.inputData.file);
-    table = readTableFile(file, bundle.inputData.column, bundle.inputData.sheet);
+    const file = await downloadTableFile(z, bundle.inputData.file);
+    return { file, table: readTableFile(file, bundle.inputData.column, bundle.inputData.sheet) };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     notes.push(
       `The file could not be read again (${error.message.split('. ')[0]}), so the results file lists the verified addresses only.`,
     );
+    return undefined;
   }
-  // Rows the caller already read are not read again (a rerun used to read every row twice).
-  const { rows, readAll } = read ?? (await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS));
+}
+
+/** The results file and the step's output, from the jobs made for this list so far. */
+async function finish(
+  z: ZObject,
+  bundle: Bundle<FileInput>,
+  reading: RowsRead | Promise<RowsRead>,
+  notes: string[],
+  opts: { listKey?: string; notSent?: string; sheet?: { file: TableFile; table: TableList } } = {},
+) {
+  const { listKey, notSent } = opts;
+  // The file is fetched again (on a resume) while the rows are read: one answer's time, not two.
+  const [sheet, { rows, readAll, jobs }] = await Promise.all([
+    opts.sheet ?? readSheetAgain(z, bundle, notes),
+    reading,
+  ]);
+  const jobIds = jobs.map((j) => j.job_id);
+  const file = sheet?.file;
+  let table = sheet?.table;
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), {
     column: 'Email',
   });
@@ -280,7 +347,9 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     };
   }
   const input = bundle.inputData;
-  const table = readTableFile(await downloadTableFile(z, input.file), input.column, input.sheet);
+  const file = await downloadTableFile(z, input.file);
+  const table = readTableFile(file, input.column, input.sheet);
+  const sheet = { file, table };
   const options = jobOptionsFromInput(input);
   const { preflight, key } = preflightOf(table, options.name);
   const cache = cacheOf(z);
@@ -294,24 +363,21 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const done = new Set<string>();
   let earlierRead: RowsRead | undefined;
   if (earlier.job_ids.length) {
-    const jobs = await readJobs(z, bundle, earlier.job_ids, deadline);
-    const running = jobs.find((job) => !isJobStopped(job));
+    earlierRead = await readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
+    const running = earlierRead.jobs.find((job) => !isJobStopped(job));
     if (running) {
       throw new z.errors.HaltedError(
         `This list was already submitted by an earlier run (job ${running.job_id}, ${running.status}, ${running.processed} of ${running.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
       );
     }
-    earlierRead = await readRows(z, bundle, jobs, deadline - STASH_RESERVE_MS);
     for (const row of earlierRead.rows) done.add(row.email.toLowerCase());
     if (!earlierRead.readAll) {
       return finish(
         z,
         bundle,
-        jobs,
-        deadline,
-        ['This list was submitted by an earlier run; nothing was submitted again.'],
-        undefined,
         earlierRead,
+        ['This list was submitted by an earlier run; nothing was submitted again.'],
+        { sheet },
       );
     }
   }
@@ -320,11 +386,9 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     return finish(
       z,
       bundle,
-      earlierRead.jobs,
-      deadline,
-      ['Every address was verified by an earlier run of this step; nothing was submitted again.'],
-      undefined,
       earlierRead,
+      ['Every address was verified by an earlier run of this step; nothing was submitted again.'],
+      { sheet },
     );
   }
   // Zapier gives one callback URL per step, which resumes once: one job per run. The client sizes jobs
@@ -352,27 +416,27 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     return finish(
       z,
       bundle,
-      earlierRead?.jobs ?? [],
-      deadline,
+      earlierRead ?? { rows: [], jobs: [], readAll: true },
       ['Nothing was sent in this run.'],
-      undefined,
-      earlierRead,
-      notSentReason(after, false),
+      { sheet, notSent: notSentReason(after, false) },
     );
   }
   restPlan = await client.withJobFields(restPlan, { webhook_url: z.generateCallbackUrl() });
   await cache.set(
     key,
-    { job_ids: earlier.job_ids, submitting_since: new Date().toISOString() },
+    { ...record(earlier.job_ids, earlier.job_sizes), submitting_since: new Date().toISOString() },
     REMEMBER_SECONDS,
     SCOPE,
   );
   let jobIds: string[];
+  // A size only sizes the windows a rerun reads (the last reads on to the job's end), so an estimate is safe.
+  let jobSizes: number[] | undefined;
   let notSent: string | undefined;
   let submissionAfter: string | undefined;
   try {
     const submission = await client.submitPlan(restPlan, { deadline, sendWhatFits: true });
     jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
+    jobSizes = earlier.job_sizes && [...earlier.job_sizes, ...submission.jobs.map((j) => j.total_emails)];
     submissionAfter = submission.unsentAfter;
     if (submission.unsent.length || overOneJob) {
       const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
@@ -393,15 +457,18 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     const inDoubt =
       error instanceof SubmissionUncertainError ||
       (error instanceof PartialSubmissionError && error.uncertain !== undefined);
-    const record: RememberedList = { job_ids: [...earlier.job_ids, ...accepted] };
-    if (inDoubt) record.submitting_since = new Date().toISOString();
-    await cache.set(key, record, REMEMBER_SECONDS, SCOPE);
+    const kept = record(
+      [...earlier.job_ids, ...accepted],
+      earlier.job_sizes && [...earlier.job_sizes, ...accepted.map((_, i) => restPlan.chunks[i]?.length ?? 0)],
+    );
+    if (inDoubt) kept.submitting_since = new Date().toISOString();
+    await cache.set(key, kept, REMEMBER_SECONDS, SCOPE);
     throw error;
   }
   if (jobIds.length === earlier.job_ids.length) {
     // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
     // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
-    await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
+    await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
     const when = submissionAfter ? ` after ${readableTime(submissionAfter)}` : ' later';
     throw new z.errors.Error(
       `Nothing was sent or charged: the service takes no more addresses from this account today (its daily allowance, shared by all its keys). Run this step again${when}: it sends only the rows still without an answer.`,
@@ -409,9 +476,10 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       429,
     );
   }
-  await cache.set(key, { job_ids: jobIds }, REMEMBER_SECONDS, SCOPE);
+  await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
   const waiting: Waiting = {
     job_ids: jobIds,
+    ...(jobSizes ? { job_sizes: jobSizes } : {}),
     list_key: key,
     waiting_for_callback: true,
     ...(notSent ? { not_sent_reason: notSent } : {}),
@@ -440,17 +508,27 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
     notes.push(
       `The completion message could not be verified (${message.reason}); the jobs were read with the API key instead.`,
     );
-  const jobs = await readJobs(z, bundle, waiting.job_ids, deadline);
-  for (const job of jobs) {
-    if (!isJobStopped(job)) {
+  const reading = readList(
+    z,
+    bundle,
+    waiting.job_ids,
+    sizesFor(waiting.job_ids, waiting.job_sizes),
+    deadline,
+  ).then((read) => {
+    const running = read.jobs.find((job) => !isJobStopped(job));
+    if (running) {
       throw new z.errors.Error(
-        `A completion message arrived, but job ${job.job_id} is still ${job.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
+        `A completion message arrived, but job ${running.job_id} is still ${running.status}, so it did not come from the service. Run this step again once the job has finished: nothing will be submitted again.`,
         'webhook_job_not_finished',
         409,
       );
     }
-  }
-  return finish(z, bundle, jobs, deadline, notes, waiting.list_key, undefined, waiting.not_sent_reason);
+    return read;
+  });
+  return finish(z, bundle, reading, notes, {
+    listKey: waiting.list_key,
+    notSent: waiting.not_sent_reason,
+  });
 });
 
 const sampleRows = [
