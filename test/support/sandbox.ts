@@ -3,7 +3,7 @@
  * them: fast time, request accounting, and every key and secret registered with the secret guard so a
  * leak of a randomly generated value is caught as surely as a leak of a fixed one.
  */
-import { EmailVerificationClient, type ClientOptions, type Runtime } from '@evf/client';
+import { EmailVerificationClient, type ClientOptions, type Job, type Runtime } from '@evf/client';
 import { acceleratedRuntime, fetchTransport, nodeRuntime } from '@evf/client/node';
 import { startSandbox, type AccountSeed, type Sandbox, type SandboxOptions } from '@evf/sandbox';
 import { registerSecret } from './secret-guard';
@@ -118,4 +118,20 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+const OUTCOMES = ['valid', 'invalid', 'catchall', 'info', 'unknown'];
+
+/** `n` sandbox addresses cycling through its outcomes (the local part's first word decides one). */
+export function mixedList(n: number, tag: string): string[] {
+  return Array.from({ length: n }, (_, i) => `${OUTCOMES[i % OUTCOMES.length]}.${tag}.${i}@example.com`);
+}
+
+/** Submits `emails` as one job and waits until it has stopped. */
+export async function finishedJob(client: EmailVerificationClient, emails: string[]): Promise<Job> {
+  const { job_id } = await client.submitBulk({ emails });
+  return eventually(async () => {
+    const job = await client.getJob(job_id);
+    return job.terminal ? job : undefined;
+  }, 30_000);
 }

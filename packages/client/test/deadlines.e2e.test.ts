@@ -3,10 +3,16 @@
  * their deadline, not when a hanging answer would. Timed by the wall clock, so e2e; each bound is at
  * least twice the deadline and at most half of what ignoring the deadline would take.
  */
-import { EmailVerificationClient, type Job } from '@evf/client';
+import { EmailVerificationClient } from '@evf/client';
 import { fetchTransport, nodeRuntime } from '@evf/client/node';
 import type { Sandbox } from '@evf/sandbox';
-import { clientFor, eventually, freshAccount, startFastSandbox } from '../../../test/support/sandbox';
+import {
+  clientFor,
+  finishedJob,
+  freshAccount,
+  mixedList,
+  startFastSandbox,
+} from '../../../test/support/sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -14,17 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-const prefixes = ['valid', 'invalid', 'catchall', 'info', 'unknown'];
-const list = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}.${tag}.${i}@example.com`);
-
-async function finishedJob(client: EmailVerificationClient, emails: string[]): Promise<Job> {
-  const { job_id } = await client.submitBulk({ emails });
-  return eventually(async () => {
-    const job = await client.getJob(job_id);
-    return job.terminal ? job : undefined;
-  }, 30_000);
-}
+const list = mixedList;
 
 it('a deadline ends the window with the rows read so far and the position to go on from', async () => {
   const account = freshAccount(sb);

@@ -3,9 +3,15 @@
  * in order; a running job is never reported complete. A deadline ending a window is timed by the wall
  * clock: deadlines.e2e.test.ts.
  */
-import type { EmailVerificationClient, Job } from '@evf/client';
 import type { Sandbox } from '@evf/sandbox';
-import { clientFor, eventually, freshAccount, startFastSandbox } from '../../../test/support/sandbox';
+import {
+  clientFor,
+  eventually,
+  finishedJob,
+  freshAccount,
+  mixedList,
+  startFastSandbox,
+} from '../../../test/support/sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -13,17 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.close());
 
-const prefixes = ['valid', 'invalid', 'catchall', 'info', 'unknown'];
-const list = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => `${prefixes[i % prefixes.length]}.${tag}.${i}@example.com`);
-
-async function finishedJob(client: EmailVerificationClient, emails: string[]): Promise<Job> {
-  const { job_id } = await client.submitBulk({ emails });
-  return eventually(async () => {
-    const job = await client.getJob(job_id);
-    return job.terminal ? job : undefined;
-  }, 30_000);
-}
+const list = mixedList;
 
 it('windows from each next start row read every row of a finished job once, in order, and the last says complete', async () => {
   const { client } = clientFor(sb, freshAccount(sb).apiKey);

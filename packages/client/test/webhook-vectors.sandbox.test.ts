@@ -38,12 +38,25 @@ describe('openssl webhook vectors POSTed to a real receiver over loopback', () =
     }
   });
 
-  test('accepted vectors became one event per job_id, however often a job was delivered', () => {
-    const acceptedJobs = new Set(
-      vectors.filter((v) => v.expect === 'accept').map((v) => JSON.parse(v.rawBody).job_id as string),
-    );
-    expect(receiver.events.map((e) => e.jobId).sort()).toEqual([...acceptedJobs].sort());
-    const accepted = vectors.filter((v) => v.expect === 'accept').length;
-    expect(receiver.log.filter((l) => l.duplicate)).toHaveLength(accepted - acceptedJobs.size);
+  test('accepted vectors became one event per job_id, however often a job was delivered', async () => {
+    // Its own receiver, fed every accepted vector: the result does not depend on the order tests run in.
+    const own = await startWebhookReceiver([]);
+    try {
+      for (const v of vectors.filter((x) => x.expect === 'accept')) {
+        own.secrets = v.secrets;
+        own.now = () => v.now * 1000;
+        expect(await postRaw(own.url, v.headers, v.rawBody)).toBe(200);
+      }
+      expectOneEventPerJob(own);
+    } finally {
+      await own.close();
+    }
   });
 });
+
+function expectOneEventPerJob(receiver: WebhookReceiver): void {
+  const accepted = vectors.filter((v) => v.expect === 'accept');
+  const acceptedJobs = new Set(accepted.map((v) => JSON.parse(v.rawBody).job_id as string));
+  expect(receiver.events.map((e) => e.jobId).sort()).toEqual([...acceptedJobs].sort());
+  expect(receiver.log.filter((l) => l.duplicate)).toHaveLength(accepted.length - acceptedJobs.size);
+}

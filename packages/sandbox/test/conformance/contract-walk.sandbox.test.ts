@@ -100,11 +100,18 @@ describe('the sandbox answers as the contract says', () => {
   });
 
   it('delivers a webhook whose headers and body match the contract and whose signature verifies', async () => {
+    // Its own job, so the test does not depend on the lifecycle test having run first.
+    const submitted = await expectConforms(
+      'POST',
+      '/v1/verify/bulk',
+      { body: { emails: LIST, webhook_url: receiver.url } },
+      202,
+    );
+    const jobId = (submitted.body as { job_id: string }).job_id;
+    const delivered = () => receiver.raw.find((d) => d.headers['x-service-job'] === jobId);
     const end = Date.now() + 10_000;
-    while (receiver.raw.length === 0 && Date.now() < end)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(receiver.raw.length).toBeGreaterThanOrEqual(1);
-    const { headers, rawBody: body } = receiver.raw[0]!;
+    while (!delivered() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { headers, rawBody: body } = delivered()!;
     const parsed = JSON.parse(body);
     expect(validate('WebhookBody', parsed).errors).toEqual([]);
     const params = (
@@ -174,7 +181,11 @@ describe('the sandbox answers as the contract says', () => {
     sb.faults.failNext({ path: '/v1/verify/single', status: 429 });
     await expectConforms('POST', '/v1/verify/single', { body: { email: 'valid.1@acme-corp.com' } }, 429);
     sb.faults.pauseNewJobs({ retryAfterSeconds: 5 });
-    await expectConforms('POST', '/v1/verify/bulk', { body: { emails: ['valid.1@acme-corp.com'] } }, 503);
+    try {
+      await expectConforms('POST', '/v1/verify/bulk', { body: { emails: ['valid.1@acme-corp.com'] } }, 503);
+    } finally {
+      sb.faults.resumeNewJobs();
+    }
   });
 
   it('revoking a key: 204 with no body; the revoked key is refused; unknown key_id is 404', async () => {
