@@ -106,10 +106,16 @@ function formatOf(data: string | Uint8Array, options: ReadTableOptions): TableFo
 }
 
 /**
- * Reads a table file (CSV, TSV, or the first sheet of an XLSX) with a header row and takes the address
+ * Reads a table file (CSV, TSV, or one sheet of an XLSX) with a header row and takes the address
  * column out of it, keeping every row so results can be written back beside it. What it returns goes
  * to the client's pre-flight (`emails`), which reports malformed and duplicate addresses: this only
- * says which rows gave no address at all.
+ * says which rows gave no address at all. The rules it holds, each where its code is:
+ * - the column: by header name or letter, else found from the header or content (columns.ts);
+ * - text: the encoding told from the bytes, and said when guessed (encoding.ts); Excel's `sep=` line;
+ * - XLSX: the first visible sheet or `sheet` by name or position, cells as the spreadsheet shows them
+ *   (xlsx.ts, number-format.ts); it needs the injected `inflateRaw` (node:zlib's inflateRawSync, which
+ *   takes the unpacking cap);
+ * - cost: rows, columns, cells and unpacked bytes capped while reading (limits.ts).
  */
 export function readTable(data: string | Uint8Array, options: ReadTableOptions = {}): TableList {
   const format = formatOf(data, options);
