@@ -244,7 +244,7 @@ describe('property: the client reader and the oracles agree on tables they all c
           const ws = XLSX.utils.aoa_to_sheet(grid.map((r) => r.map(([v]) => v)));
           grid.forEach((r, ri) =>
             r.forEach(([v, z], ci) => {
-              // General numbers are compared raw: SheetJS shows them to 11 digits (ORACLES.md).
+              // General numbers are compared raw: SheetJS fits them in 11 characters (ORACLES.md).
               if (typeof v === 'number') ws[XLSX.utils.encode_cell({ r: ri, c: ci })]!.z = z ?? '0.########';
               // A negative date: Excel shows ####, SheetJS nothing, we the number (ORACLES.md).
               if (typeof v === 'number' && v < 0 && z && /[dyh]/.test(z))
