@@ -186,11 +186,47 @@ describe('verify_single rows: Email > Verify', () => {
 	it('covers every malformed address and the missing one', () => {
 		expect(rows.length).toBe(MALFORMED_ADDRESSES.length + 1);
 	});
-	it.each(rows.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-		// A field mapped from an item that lacks it reaches the node as null.
-		const email = 'email' in row.input ? row.input.email : null;
-		await expectRefusedBeforeSending(row, { resource: 'email', operation: 'verify', email });
-	});
+	// A per-row flow meets such cells in a sheet: by default each is a free verdict to route, not a failure.
+	it.each(rows.map((row) => [row.name, row] as const))(
+		'%s: a free Invalid verdict, nothing sent',
+		async (_name, row) => {
+			// A field mapped from an item that lacks it reaches the node as null.
+			const email = 'email' in row.input ? row.input.email : null;
+			const requestsBefore = sb.requests.length;
+			const ledgerBefore = sb.ledger();
+			const { output, error, sent } = await runNode({
+				resource: 'email',
+				operation: 'verify',
+				email,
+			});
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(1);
+			expect(output![0].json).toMatchObject({
+				category: 'Invalid',
+				group: 'invalid',
+				safe_to_send: false,
+				credits_used: 0,
+				sent: false,
+			});
+			expect(String(output![0].json.reason)).toMatch(NAMES_THE_FIELD[row.field]);
+			expect(output![0].pairedItem).toEqual({ item: 0 });
+			expect(sent).toBe(0);
+			expect(sb.requests.slice(requestsBefore)).toEqual([]);
+			expect(sb.ledger()).toEqual(ledgerBefore);
+		},
+	);
+	it.each(rows.map((row) => [row.name, row] as const))(
+		'%s: with "On Bad Input: Fail the Node", refused before sending',
+		async (_name, row) => {
+			const email = 'email' in row.input ? row.input.email : null;
+			await expectRefusedBeforeSending(row, {
+				resource: 'email',
+				operation: 'verify',
+				email,
+				options: { onBadInput: 'fail' },
+			});
+		},
+	);
 });
 
 describe('connection rows: the credential, checked before Email > Verify sends anything', () => {

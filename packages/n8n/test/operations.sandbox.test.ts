@@ -107,22 +107,43 @@ describe('Email > Verify', () => {
 		await expect(failing).rejects.toMatchObject({ httpCode: '408' });
 	});
 
-	it('names a malformed address before sending anything, and continueOnFail keeps the other items', async () => {
+	it('answers a malformed address with a free Invalid verdict, or fails as chosen; nothing is sent', async () => {
 		const before = sandbox.requests.length;
-		const bad = run({
+		const ledger = sandbox.ledger();
+		const { output: verdict } = await run({
 			resource: 'email',
 			operation: 'verify',
 			email: 'not-an-address',
 			options: {},
 		});
+		expect(verdict[0].json).toMatchObject({
+			email: 'not-an-address',
+			category: 'Invalid',
+			group: 'invalid',
+			credits_used: 0,
+			sent: false,
+		});
+		expect(String(verdict[0].json.reason)).toMatch(/not-an-address/);
+		const bad = run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'not-an-address',
+			options: { onBadInput: 'fail' },
+		});
 		await expect(bad).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(bad).rejects.toThrow(/not-an-address/);
 		expect(sandbox.requests.length).toBe(before);
+		expect(sandbox.ledger()).toEqual(ledger);
 
 		const items = [{ json: { email: 'nope' } }, { json: { email: 'valid.c@example.com' } }];
 		const { output } = await run(
 			(name, i) =>
-				({ resource: 'email', operation: 'verify', email: items[i].json.email, options: {} })[name],
+				({
+					resource: 'email',
+					operation: 'verify',
+					email: items[i].json.email,
+					options: { onBadInput: 'fail' },
+				})[name],
 			items,
 			{ continueOnFail: true },
 		);
@@ -201,8 +222,27 @@ describe('Email > Verify', () => {
 		);
 	});
 
-	it('fails clearly when the rate limit resets later than the client will wait', async () => {
+	it('a rate limit that resets later than the client will wait: a not-sent item with the time, or a clear failure', async () => {
 		// 2 hours of spec time is 72 s real at this time scale: beyond the client's 60 s bound.
+		sandbox.faults.failNext({
+			path: '/v1/verify/single',
+			status: 429,
+			retryAfterSeconds: 7200,
+			count: 1,
+		});
+		const { output } = await run({
+			resource: 'email',
+			operation: 'verify',
+			email: 'valid.rl2@example.com',
+			options: {},
+		});
+		expect(output[0].json).toMatchObject({
+			email: 'valid.rl2@example.com',
+			sent: false,
+			status: 'not_sent',
+			stopped_by: 'allowance',
+			send_after: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+		});
 		sandbox.faults.failNext({
 			path: '/v1/verify/single',
 			status: 429,
@@ -213,7 +253,7 @@ describe('Email > Verify', () => {
 			resource: 'email',
 			operation: 'verify',
 			email: 'valid.rl2@example.com',
-			options: {},
+			options: { onStop: 'fail' },
 		});
 		await expect(failing).rejects.toMatchObject({ httpCode: '429' });
 		await expect(failing).rejects.toThrow(/allowance/);

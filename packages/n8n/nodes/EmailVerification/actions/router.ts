@@ -23,7 +23,6 @@ type WholeInput = (
 ) => Promise<INodeExecutionData[]>;
 
 const perItem: Record<string, PerItem> = {
-	'email.verify': email.verify.execute,
 	'bulkJob.get': bulkJob.get.execute,
 	'bulkJob.getMany': bulkJob.getMany.execute,
 	'bulkJob.getResults': bulkJob.getResults.execute,
@@ -33,8 +32,12 @@ const perItem: Record<string, PerItem> = {
 	'apiKey.revoke': apiKey.revoke.execute,
 };
 
-/** Operations that read all input items at once (one job from a whole sheet; one pause per execution). */
+/**
+ * Operations that read all input items at once (one job from a whole sheet; one pause per execution;
+ * Verify, whose stop part way keeps the items already answered).
+ */
 const wholeInput: Record<string, WholeInput> = {
+	'email.verify': email.verify.execute,
 	'bulkJob.submit': bulkJob.submit.execute,
 	'bulkJob.waitForCompletion': bulkJob.waitForCompletion.execute,
 };

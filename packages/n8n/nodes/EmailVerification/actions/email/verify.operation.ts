@@ -3,10 +3,19 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { VerificationTimeoutError, withCategory, type EmailVerificationClient } from '@evf/client';
-import { toNodeError } from '../../helpers/errors';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import {
+	badInputVerdict,
+	RateLimitError,
+	ServiceUnavailableError,
+	VerificationTimeoutError,
+	withCategory,
+	type BadInputVerdict,
+	type EmailVerificationClient,
+} from '@evf/client';
+import { errorJson, toNodeError } from '../../helpers/errors';
 import { itemFor } from '../../helpers/items';
 
 const properties: INodeProperties[] = [
@@ -35,6 +44,49 @@ const properties: INodeProperties[] = [
 				description: 'Whether to ask the mail server. Turning it off is faster but less certain.',
 			},
 			{
+				displayName: 'On Bad Input',
+				name: 'onBadInput',
+				type: 'options',
+				default: 'verdict',
+				description:
+					'What to do with an empty cell, a malformed address or several addresses in one cell',
+				options: [
+					{
+						name: 'Return an Invalid Verdict (Free)',
+						value: 'verdict',
+						description:
+							'Output an item with category Invalid and a reason saying what to fix; nothing is sent or charged',
+					},
+					{
+						name: 'Fail the Node',
+						value: 'fail',
+						description: 'Stop with an error naming the item (or continue on fail)',
+					},
+				],
+			},
+			{
+				displayName: 'On Stop Part Way',
+				name: 'onStop',
+				type: 'options',
+				default: 'output',
+				description:
+					"What to do when the account's allowance (429) or a pause of the service (503) stops the run before every item was sent",
+				options: [
+					{
+						name: 'Output Not-Sent Items',
+						value: 'output',
+						description:
+							'Output the answered items and, for each item not sent, one with sent false and send_after (the time it can go)',
+					},
+					{
+						name: 'Fail the Node',
+						value: 'fail',
+						description:
+							'Stop with an error that says how many items were answered (with Continue On Fail, the answered items still come out)',
+					},
+				],
+			},
+			{
 				displayName: 'On Timeout',
 				name: 'onTimeout',
 				type: 'options',
@@ -59,38 +111,175 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+interface VerifyOptions {
+	checkSmtp?: boolean;
+	onBadInput?: 'verdict' | 'fail';
+	onStop?: 'output' | 'fail';
+	onTimeout?: 'output' | 'fail';
+}
+
+/** The service's own "not now" that stopped the run: nothing more is sent in this execution. */
+interface Stop {
+	error: StopCause;
+	/** When the items not sent can go (ISO 8601), when the service said. */
+	sendAfter?: string;
+	/** Items answered (and charged) before the stop. */
+	answered: number;
+	/** The first item not sent. */
+	at: number;
+	/** How the user chose to take it, read from the item that met the stop. */
+	mode: 'output' | 'fail';
+}
+
+type StopCause = RateLimitError | ServiceUnavailableError;
+
+/**
+ * The client throws these only for a proven refusal (the service's JSON and its wait header) it would
+ * not wait out itself, so the address was not charged and may go again later.
+ */
+function isStopCause(error: unknown): error is StopCause {
+	return error instanceof RateLimitError || error instanceof ServiceUnavailableError;
+}
+
+function stopOf(error: StopCause, at: number, answered: number, mode: Stop['mode']): Stop {
+	const sendAfter = error.retryAt === undefined ? undefined : new Date(error.retryAt).toISOString();
+	return { error, sendAfter, answered, at, mode };
+}
+
+function cellText(cell: unknown): string {
+	return typeof cell === 'string' ? cell.trim() : String(cell ?? '').trim();
+}
+
+/** An item the stop kept from being sent: what it is, why, and when it can go. */
+function notSentJson(cell: unknown, stop: Stop): IDataObject {
+	const why =
+		stop.error instanceof RateLimitError
+			? "the account's API allowance is used up for now (it counts verified addresses and all the account's keys share it)"
+			: 'the service paused new work for now';
+	const when = stop.sendAfter
+		? `Verify it again after ${stop.sendAfter} (send_after: map it into a Wait node's time or a sheet column).`
+		: 'Verify it again later.';
+	return {
+		email: cellText(cell),
+		sent: false,
+		status: 'not_sent',
+		stopped_by: stop.error instanceof RateLimitError ? 'allowance' : 'paused',
+		...(stop.sendAfter ? { send_after: stop.sendAfter } : {}),
+		reason: `Not sent: ${why}. Nothing was charged for this address. ${when}`,
+		credits_used: 0,
+		timed_out: false,
+	};
+}
+
+/** The stop as an n8n error that says what was answered and what was not. */
+function stopError(
+	context: IExecuteFunctions,
+	stop: Stop,
+	itemIndex: number,
+	total: number,
+): NodeApiError | NodeOperationError {
+	const error = toNodeError(context.getNode(), stop.error, itemIndex) as
+		| NodeApiError
+		| NodeOperationError;
+	const notSent = total - stop.at;
+	error.description = [
+		`${stop.answered} of ${total} items were answered (and charged) before this stop; ${notSent === 1 ? `item ${stop.at + 1} was` : `items ${stop.at + 1} to ${total} were`} not sent (bad cells among them get their free verdict)${stop.sendAfter ? ` and can go after ${stop.sendAfter}` : ''}.`,
+		'Set "On Stop Part Way" to "Output Not-Sent Items", or turn on Continue On Fail, to keep the answered items; then run only the items not sent.',
+		error.description,
+	]
+		.filter(Boolean)
+		.join(' ');
+	error.context.answered = stop.answered;
+	error.context.notSent = notSent;
+	if (stop.sendAfter) error.context.sendAfter = stop.sendAfter;
+	return error;
+}
+
+function badInputError(
+	context: IExecuteFunctions,
+	bad: BadInputVerdict,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(context.getNode(), bad.reason, {
+		itemIndex,
+		description:
+			'Set "On Bad Input" to "Return an Invalid Verdict (Free)" to route such rows as invalid instead.',
+	});
+}
+
+/** The item's answer, or the service's "not now" that stops the run (returned, to be kept whole). */
+async function verifyOne(
+	context: IExecuteFunctions,
+	client: EmailVerificationClient,
+	cell: unknown,
+	options: VerifyOptions,
+	itemIndex: number,
+): Promise<IDataObject | StopCause> {
+	try {
+		const result = await client.verifyCell(cell, {
+			check_smtp: options.checkSmtp,
+			signal: context.getExecutionCancelSignal(),
+		});
+		return { ...withCategory(result), timed_out: false } as unknown as IDataObject;
+	} catch (error) {
+		if (error instanceof VerificationTimeoutError && (options.onTimeout ?? 'output') === 'output') {
+			return {
+				email: cellText(cell),
+				timed_out: true,
+				credits_refunded: true,
+				message: error.message,
+			};
+		}
+		if (isStopCause(error)) return error;
+		throw toNodeError(context.getNode(), error, itemIndex);
+	}
+}
+
+/**
+ * Verifies each input item in order. A bad cell is a free verdict (nothing sent). When the service
+ * stops the run with its own "not now" (429, 503), nothing more is sent, and the items already answered
+ * are kept: they were paid for, and a rerun of the whole input would charge them again.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: EmailVerificationClient,
-	itemIndex: number,
+	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const email = this.getNodeParameter('email', itemIndex) as string;
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		checkSmtp?: boolean;
-		onTimeout?: 'output' | 'fail';
-	};
-	try {
-		const result = await client.verifySingle(
-			{ email, check_smtp: options.checkSmtp },
-			{ signal: this.getExecutionCancelSignal() },
-		);
-		return [
-			itemFor({ ...withCategory(result), timed_out: false } as unknown as IDataObject, itemIndex),
-		];
-	} catch (error) {
-		if (error instanceof VerificationTimeoutError && (options.onTimeout ?? 'output') === 'output') {
-			return [
-				itemFor(
-					{
-						email: email.trim(),
-						timed_out: true,
-						credits_refunded: true,
-						message: error.message,
-					},
-					itemIndex,
-				),
-			];
+	const out: INodeExecutionData[] = [];
+	let stop: Stop | undefined;
+	let answered = 0;
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const cell: unknown = this.getNodeParameter('email', i);
+			const options = this.getNodeParameter('options', i, {}) as VerifyOptions;
+			const bad = badInputVerdict(cell);
+			if (bad) {
+				if (options.onBadInput === 'fail') throw badInputError(this, bad, i);
+				out.push(itemFor({ ...bad, timed_out: false } as unknown as IDataObject, i));
+				continue;
+			}
+			if (!stop) {
+				const answer = await verifyOne(this, client, cell, options, i);
+				if (!isStopCause(answer)) {
+					out.push(itemFor(answer, i));
+					answered++;
+					continue;
+				}
+				stop = stopOf(answer, i, answered, options.onStop ?? 'output');
+				if (stop.mode === 'fail' && !this.continueOnFail())
+					throw stopError(this, stop, i, items.length);
+			}
+			// With Continue On Fail, a chosen failure is an error item that still says when it can go.
+			const json =
+				stop.mode === 'output'
+					? notSentJson(cell, stop)
+					: { ...notSentJson(cell, stop), ...errorJson(stopError(this, stop, i, items.length)) };
+			out.push(itemFor(json, i));
+		} catch (error) {
+			const nodeError = toNodeError(this.getNode(), error, i);
+			if (!this.continueOnFail()) throw nodeError;
+			out.push(itemFor(errorJson(nodeError), i));
 		}
-		throw toNodeError(this.getNode(), error, itemIndex);
 	}
+	return out;
 }
