@@ -7,16 +7,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { verifyWebhook, WebhookVerificationError } from '@evf/client';
 import { appendResultRows } from '../EmailVerification/helpers/waiting';
 import {
 	groupFilter,
 	NODE_DESCRIPTION,
 	simplifyOption,
 } from '../EmailVerification/actions/common.descriptions';
-import { toNodeError } from '../EmailVerification/helpers/errors';
+import { verifiedDelivery } from '../EmailVerification/helpers/delivery';
 import { itemFor } from '../EmailVerification/helpers/items';
-import { clientFor, getCredentialsOf, signingSecrets } from '../EmailVerification/transport';
+import { clientFor } from '../EmailVerification/transport';
 import { claimJob } from '../EmailVerification/helpers/seenJobs';
 import { noWebhookLifecycle } from '../EmailVerification/helpers/webhookLifecycle';
 
@@ -124,26 +123,9 @@ export class EmailVerificationTrigger implements INodeType {
 	webhookMethods = { default: noWebhookLifecycle };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject() as ReturnType<IWebhookFunctions['getRequestObject']> & {
-			rawBody?: Buffer;
-			readRawBody?: () => Promise<void>;
-		};
 		const response = this.getResponseObject();
-		if (request.rawBody === undefined && typeof request.readRawBody === 'function')
-			await request.readRawBody();
-		const credentials = await getCredentialsOf(this);
-		let verified: ReturnType<typeof verifyWebhook>;
-		try {
-			verified = verifyWebhook({
-				rawBody: request.rawBody ?? '',
-				headers: request.headers,
-				secrets: signingSecrets(credentials),
-			});
-		} catch (error) {
-			if (!(error instanceof WebhookVerificationError)) throw toNodeError(this.getNode(), error);
-			response.status(401).json({ error: 'invalid_signature', code: error.code });
-			return { noWebhookResponse: true };
-		}
+		const verified = await verifiedDelivery(this);
+		if (!verified) return { noWebhookResponse: true };
 
 		// Static data is saved with the workflow, so every n8n process sees the same list; the claim in
 		// this process's memory also stops copies that arrive at the same moment (see claimJob).

@@ -14,8 +14,6 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import {
 	checkWebhookUrl,
-	verifyWebhook,
-	WebhookVerificationError,
 	withCategory,
 	createRowSharer,
 	isLoopbackUrl,
@@ -23,6 +21,7 @@ import {
 	type Group,
 	type Job,
 } from '@evf/client';
+import { verifiedDelivery } from './delivery';
 import { toNodeError } from './errors';
 import {
 	itemFor,
@@ -232,22 +231,10 @@ export async function pollAndOutput(
  * with what this returns, after the answer went out.
  */
 export async function resumeOnWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject();
+	const verified = await verifiedDelivery(this);
+	if (!verified) return { noWebhookResponse: true };
+	const jobId = verified.jobId;
 	const response = this.getResponseObject();
-	const credentials = await getCredentialsOf(this);
-	let jobId: string;
-	try {
-		const verified = verifyWebhook({
-			rawBody: (request as { rawBody?: Buffer }).rawBody ?? '',
-			headers: request.headers,
-			secrets: signingSecrets(credentials),
-		});
-		jobId = verified.jobId;
-	} catch (error) {
-		if (!(error instanceof WebhookVerificationError)) throw toNodeError(this.getNode(), error);
-		response.status(401).json({ error: 'invalid_signature', code: error.code });
-		return { noWebhookResponse: true };
-	}
 	response.status(200).json({ received: true });
 	const read: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback);
 	const settings = readWaitSettings(read);
