@@ -154,6 +154,8 @@ describe('Email > Verify: a 429 part way keeps what was paid for', () => {
 				credits_used: 0,
 			});
 			expect(String(item.json.reason)).toContain(RESET_ISO);
+			// The words give the time in the workflow's time zone too (the harness's America/New_York).
+			expect(String(item.json.reason)).toContain('after 2033-05-17 23:33 America/New_York');
 			expect(String(item.json.reason)).toMatch(/Nothing was charged/);
 			expect(item.json.category).toBeUndefined();
 		}

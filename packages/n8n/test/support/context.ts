@@ -146,6 +146,8 @@ export function executeContext(options: HarnessOptions): Harness<IExecuteFunctio
 		getNodeParameter: read,
 		getNode: () => node,
 		getCredentials: async () => ({ ...options.credentials }),
+		// n8n's default (GENERIC_TIMEZONE) when the instance sets none.
+		getTimezone: () => 'America/New_York',
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => abort.signal,
 		evaluateExpression: (expression: string) => {

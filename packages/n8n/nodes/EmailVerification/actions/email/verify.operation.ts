@@ -123,6 +123,8 @@ interface Stop {
 	error: StopCause;
 	/** When the items not sent can go (ISO 8601), when the service said. */
 	sendAfter?: string;
+	/** The same time in the workflow's time zone, for the words. */
+	sendAfterLocal?: string;
 	/** Items answered (and charged) before the stop. */
 	answered: number;
 	/** The first item not sent. */
@@ -141,9 +143,34 @@ function isStopCause(error: unknown): error is StopCause {
 	return error instanceof RateLimitError || error instanceof ServiceUnavailableError;
 }
 
-function stopOf(error: StopCause, at: number, answered: number, mode: Stop['mode']): Stop {
+/** A time as n8n's users set the workflow's clock: its time zone (Settings > Timezone). */
+function localTime(iso: string, timeZone: string): string {
+	try {
+		const text = new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23',
+		}).format(new Date(iso));
+		return `${text.replace(',', '')} ${timeZone}`;
+	} catch {
+		return iso;
+	}
+}
+
+function stopOf(
+	error: StopCause,
+	at: number,
+	answered: number,
+	mode: Stop['mode'],
+	timeZone: string,
+): Stop {
 	const sendAfter = error.retryAt === undefined ? undefined : new Date(error.retryAt).toISOString();
-	return { error, sendAfter, answered, at, mode };
+	const sendAfterLocal = sendAfter === undefined ? undefined : localTime(sendAfter, timeZone);
+	return { error, sendAfter, sendAfterLocal, answered, at, mode };
 }
 
 function cellText(cell: unknown): string {
@@ -157,7 +184,7 @@ function notSentJson(cell: unknown, stop: Stop): IDataObject {
 			? "the account's API allowance is used up for now (it counts verified addresses and all the account's keys share it)"
 			: 'the service paused new work for now';
 	const when = stop.sendAfter
-		? `Verify it again after ${stop.sendAfter} (send_after: map it into a Wait node's time or a sheet column).`
+		? `Verify it again after ${stop.sendAfterLocal} (send_after, ${stop.sendAfter}: map it into a Wait node's time or a sheet column).`
 		: 'Verify it again later.';
 	return {
 		email: cellText(cell),
@@ -183,7 +210,7 @@ function stopError(
 		| NodeOperationError;
 	const notSent = total - stop.at;
 	error.description = [
-		`${stop.answered} of ${total} items were answered (and charged) before this stop; ${notSent === 1 ? `item ${stop.at + 1} was` : `items ${stop.at + 1} to ${total} were`} not sent (bad cells among them get their free verdict)${stop.sendAfter ? ` and can go after ${stop.sendAfter}` : ''}.`,
+		`${stop.answered} of ${total} items were answered (and charged) before this stop; ${notSent === 1 ? `item ${stop.at + 1} was` : `items ${stop.at + 1} to ${total} were`} not sent (bad cells among them get their free verdict)${stop.sendAfter ? ` and can go after ${stop.sendAfterLocal} (${stop.sendAfter})` : ''}.`,
 		'Set "On Stop Part Way" to "Output Not-Sent Items", or turn on Continue On Fail, to keep the answered items; then run only the items not sent.',
 		error.description,
 	]
@@ -265,7 +292,7 @@ export async function execute(
 					answered++;
 					continue;
 				}
-				stop = stopOf(answer, i, answered, options.onStop ?? 'output');
+				stop = stopOf(answer, i, answered, options.onStop ?? 'output', this.getTimezone());
 				if (stop.mode === 'fail' && !this.continueOnFail())
 					throw stopError(this, stop, i, items.length);
 			}
