@@ -125,6 +125,18 @@ describe.each(runner.matrixVersions())(
 							credentialId,
 							400,
 						),
+						// A cell a sheet may hold: real n8n hands the node what the expression gives (here nothing).
+						evfNode(
+							'Verify Empty Cell',
+							{
+								resource: 'email',
+								operation: 'verify',
+								email: '={{ $json.no_such_column }}',
+								options: {},
+							},
+							credentialId,
+							500,
+						),
 						evfNode(
 							'Get Credits',
 							{ resource: 'account', operation: 'getCredits' },
@@ -255,7 +267,7 @@ describe.each(runner.matrixVersions())(
 				if (instance) runner.removeInstance(instance);
 			});
 
-			it('verifies single addresses, with the 408 as an item, and reads the credit balance', async () => {
+			it('verifies single addresses, with the 408 as an item and an empty cell as a free verdict, and reads the credit balance', async () => {
 				const { run } = await runner.executeWorkflow(instance, ids.verify);
 				expect(rows(run, 'Verify Valid')[0]).toMatchObject({
 					email: 'valid.e2e@example.com',
@@ -266,6 +278,13 @@ describe.each(runner.matrixVersions())(
 				expect(rows(run, 'Verify Slow')[0]).toMatchObject({
 					email: 'slow.e2e@example.com',
 					timed_out: true,
+				});
+				expect(rows(run, 'Verify Empty Cell')[0]).toMatchObject({
+					category: 'Invalid',
+					group: 'invalid',
+					credits_used: 0,
+					sent: false,
+					problem: 'empty',
 				});
 				expect(typeof rows(run, 'Get Credits')[0].credits).toBe('number');
 			});
@@ -718,7 +737,7 @@ describe.each(runner.matrixVersions())(
 				]);
 			});
 
-			it("serves this package's tools to a real MCP client through the MCP Server Trigger: described for agents, Verify and the bulk-job reads answer from the service, bad input is a readable tool error with nothing charged", async () => {
+			it("serves this package's tools to a real MCP client through the MCP Server Trigger: described for agents, Verify and the bulk-job reads answer from the service, a malformed address is a free Invalid verdict and an unknown job a readable tool error", async () => {
 				const url = `${server.url}/mcp/${mcp.path}`;
 				const client = createClient({ apiKey: instant.apiKey, baseUrl: instant.baseUrl });
 				// A finished job for the bulk-job reads.
@@ -783,7 +802,10 @@ describe.each(runner.matrixVersions())(
 				expect(verified.text).toContain('"category":"Valid"');
 				expect(verified.text).toContain('"group":"safe_to_send"');
 				expect(verified.text).toContain('"safe_to_send":true');
-				expect(bad.isError).toBe(true);
+				// What a sheet's cell may hold reaches the model as a verdict it can act on, not a failure.
+				expect(bad.isError).toBe(false);
+				expect(bad.text).toContain('"category":"Invalid"');
+				expect(bad.text).toContain('"credits_used":0');
 				expect(bad.text).toContain('not an address');
 				// One credit for the one real verification; the malformed address cost nothing.
 				expect((await client.getCredits()).credits).toBe(creditsBefore - 1);
