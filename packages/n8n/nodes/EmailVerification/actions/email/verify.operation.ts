@@ -125,7 +125,7 @@ interface Stop {
 	sendAfter?: string;
 	/** The same time in the workflow's time zone, for the words. */
 	sendAfterLocal?: string;
-	/** Items answered (and charged) before the stop. */
+	/** Items that got a verdict (and were charged) before the stop. */
 	answered: number;
 	/** The first item not sent. */
 	at: number;
@@ -289,7 +289,8 @@ export async function execute(
 				const answer = await verifyOne(this, client, cell, options, i);
 				if (!isStopCause(answer)) {
 					out.push(itemFor(answer, i));
-					answered++;
+					// A 408 is refunded: only verdicts count as paid for.
+					if (answer.timed_out !== true) answered++;
 					continue;
 				}
 				stop = stopOf(answer, i, answered, options.onStop ?? 'output', this.getTimezone());
