@@ -499,28 +499,40 @@ describe('Bulk Job > Submit', () => {
 	});
 
 	it('with a reachable resume URL, submits with it and pauses the execution until the timeout', async () => {
-		const resumeUrl = `${sandbox.origin.replace('127.0.0.1', 'localhost')}/unused-resume/123`;
-		const { output, harness } = await run(
-			{
-				resource: 'bulkJob',
-				operation: 'submit',
-				emailSource: 'list',
-				emails: 'valid.z@example.com',
-				waitForCompletion: true,
-				waitMethod: 'auto',
-				timeoutMinutes: 30,
-				pollIntervalSeconds: 10,
-				waitOutput: 'job',
-				options: {},
-			},
-			undefined,
-			{ resumeUrl },
-		);
-		expect(output[0].json).toMatchObject({ waiting_by: 'webhook', total_emails: 1 });
-		expect(harness.waits).toHaveLength(1);
-		const minutes = (harness.waits[0].getTime() - Date.now()) / 60_000;
-		expect(minutes).toBeGreaterThan(29);
-		expect(minutes).toBeLessThanOrEqual(30);
+		// Its job stays queued (ten minutes of real time): on the shared fast sandbox a loaded machine let
+		// the job finish before Submit looked, and Submit rightly output it at once instead of pausing.
+		const held = await startSandbox({
+			port: 0,
+			timeScale: 1,
+			queueDelayMs: 600_000,
+			allowInsecureWebhooks: true,
+		});
+		try {
+			const resumeUrl = `${held.origin.replace('127.0.0.1', 'localhost')}/unused-resume/123`;
+			const { output, harness } = await run(
+				{
+					resource: 'bulkJob',
+					operation: 'submit',
+					emailSource: 'list',
+					emails: 'valid.z@example.com',
+					waitForCompletion: true,
+					waitMethod: 'auto',
+					timeoutMinutes: 30,
+					pollIntervalSeconds: 10,
+					waitOutput: 'job',
+					options: {},
+				},
+				undefined,
+				{ resumeUrl, credentials: { apiKey: held.apiKey, baseUrl: held.baseUrl } },
+			);
+			expect(output[0].json).toMatchObject({ waiting_by: 'webhook', total_emails: 1 });
+			expect(harness.waits).toHaveLength(1);
+			const minutes = (harness.waits[0].getTime() - Date.now()) / 60_000;
+			expect(minutes).toBeGreaterThan(29);
+			expect(minutes).toBeLessThanOrEqual(30);
+		} finally {
+			await held.close();
+		}
 	});
 
 	it('does not pause when the job finished before the execution could wait: outputs its rows at once', async () => {
