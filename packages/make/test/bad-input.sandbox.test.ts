@@ -180,13 +180,13 @@ const cases: Case[] = [
   {
     operation: 'results: per_page 0',
     moduleId: 'listResults',
-    input: { job_id: 'job_x', per_page: 0 },
+    input: { job_id: 'job_x', start_page: 1, per_page: 0 },
     parameter: 'Rows per page',
   },
   {
     operation: 'results: per_page 1001',
     moduleId: 'listResults',
-    input: { job_id: 'job_x', per_page: 1001 },
+    input: { job_id: 'job_x', start_page: 1, per_page: 1001 },
     parameter: 'Rows per page',
   },
   { operation: 'results: no job', moduleId: 'listResults', input: {}, parameter: 'Job ID' },
@@ -199,7 +199,7 @@ const cases: Case[] = [
   {
     operation: 'results: limit 3,201 (past what Make paginates)',
     moduleId: 'listResults',
-    input: { job_id: 'job_x', limit: 3201 },
+    input: { job_id: 'job_x', start_page: 1, limit: 3201 },
     parameter: 'Limit',
   },
   {

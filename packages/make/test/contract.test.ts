@@ -137,6 +137,7 @@ const OUTPUTS: Record<string, { schema: string | null; extras: string[] }> = {
       'category',
       'group',
       'safe_to_send',
+      'is_row',
       'page',
       'rows_in_job',
       'rows_after_this_run',

@@ -400,7 +400,7 @@ describe('a job that fails midway', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toBe('mail server farm unreachable');
     expect(job.processed).toBe(50);
-    const rows = await runModule('listResults', { job_id: jobId, per_page: 20 }, conn);
+    const rows = await runModule('listResults', { job_id: jobId, start_page: 1, per_page: 20 }, conn);
     expect(rows.bundles.length).toBe(job.processed);
     expect(rows.bundles.length).toBeGreaterThan(0);
   });

@@ -102,12 +102,13 @@ const CASES: Record<string, Cases> = {
   'module waitForJob': { pass: [{ job_id: LISTED_JOB }, { job_id: 'job_typed_by_hand' }], fail: [{}] },
   'module listResults': {
     pass: [
-      { job_id: LISTED_JOB },
+      { job_id: LISTED_JOB, start_page: 1 },
       { job_id: LISTED_JOB, start_page: 0 },
       { job_id: 'job_typed_by_hand', group: 'risky', start_page: 4, per_page: 1000, limit: 3200 },
     ],
     fail: [
       {},
+      { job_id: LISTED_JOB },
       { job_id: LISTED_JOB, group: 'unknown' },
       { job_id: LISTED_JOB, start_page: -1 },
       { job_id: LISTED_JOB, per_page: 1001 },
@@ -208,9 +209,11 @@ describeWhenPresent("Make's Forman validator", present ? undefined : formanMissi
     });
 
     it.each(withJobId)('%s: a listed job, a typed ID and a mapped value all pass', async (_name, spec) => {
-      expect((await check({ job_id: LISTED_JOB }, spec)).errors).toEqual([]);
-      expect((await check({ job_id: 'job_not_in_the_list' }, spec)).errors).toEqual([]);
-      expect((await check({ job_id: '{{1.job_id}}' }, spec, true)).errors).toEqual([]);
+      // List bulk job results also needs its Start at page (required, so an empty one never means page 1).
+      const rest = spec.some((s) => s.name === 'start_page') ? { start_page: 1 } : {};
+      expect((await check({ job_id: LISTED_JOB, ...rest }, spec)).errors).toEqual([]);
+      expect((await check({ job_id: 'job_not_in_the_list', ...rest }, spec)).errors).toEqual([]);
+      expect((await check({ job_id: '{{1.job_id}}', ...rest }, spec, true)).errors).toEqual([]);
     });
 
     it('the same field without editable/mappable is refused by Forman (the check can fail)', async () => {

@@ -80,7 +80,7 @@ test('List results: every row of every page, each with its category', async () =
         .query((q) => q.page === String(page)),
       `results.page${page}.200`,
     );
-  const r = await runModule('listResults', { job_id: JOB }, conn);
+  const r = await runModule('listResults', { job_id: JOB, start_page: 1 }, conn);
   expectContractRequests(r.requests);
   const rows = [
     ...(body('results.page1.200')['results'] as object[]),

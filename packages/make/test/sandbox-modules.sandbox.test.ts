@@ -160,7 +160,7 @@ describe('Make modules against the sandbox', () => {
     const got = await run('getJob', { job_id: jobId });
     expect((got.bundles[0] as { job_id: string }).job_id).toBe(jobId);
 
-    const all = await run('listResults', { job_id: jobId, per_page: 5 });
+    const all = await run('listResults', { job_id: jobId, start_page: 1, per_page: 5 });
     // 23 rows at 5 per page: pages 1..5, read until has_more is false.
     expect(all.requests.map((q) => q.query.page)).toEqual(['1', '2', '3', '4', '5']);
     expect(all.requests.every((q) => q.query.per_page === '5')).toBe(true);
@@ -170,15 +170,22 @@ describe('Make modules against the sandbox', () => {
       expect(b.category).toBe(categorize(b.details).category);
     }
 
-    const safe = await run('listResults', { job_id: jobId, group: 'safe_to_send', per_page: 1000 });
+    const safe = await run('listResults', {
+      job_id: jobId,
+      start_page: 1,
+      group: 'safe_to_send',
+      per_page: 1000,
+    });
     const expectedSafe = (all.bundles as { group: string }[]).filter(
       (b) => b.group === 'safe_to_send',
     ).length;
     expect(expectedSafe).toBeGreaterThan(0);
-    expect(safe.bundles).toHaveLength(expectedSafe);
+    // With the filter, the run ends with one bundle that is not a row (it carries the paging fields only).
+    expect(safe.bundles.filter((b) => (b as { is_row: boolean }).is_row)).toHaveLength(expectedSafe);
+    expect(safe.bundles.at(-1)).toMatchObject({ is_row: false, next_start_page: 0 });
 
     // A limit of 7 at 5 rows per page reads one whole page, never 2 rows of the next, and says where to go on.
-    const limited = await run('listResults', { job_id: jobId, per_page: 5, limit: 7 });
+    const limited = await run('listResults', { job_id: jobId, start_page: 1, per_page: 5, limit: 7 });
     expect(limited.bundles).toHaveLength(5);
     expect(limited.requests).toHaveLength(1);
     expect(limited.bundles.at(-1)).toMatchObject({ next_start_page: 2, rows_after_this_run: 18 });
@@ -196,6 +203,7 @@ describe('Make modules against the sandbox', () => {
       rows_in_job: number;
       rows_after_this_run: number;
       job_finished: boolean;
+      is_row: boolean;
       next_start_page?: number;
     };
     const emails = Array.from(
@@ -269,14 +277,14 @@ describe('Make modules against the sandbox', () => {
     }, 60_000);
 
     it('10 rows per page: 50 pages a run (what Make allows), and the output says so and where to go on', async () => {
-      const r = await run('listResults', { job_id: jobId, per_page: 10, limit: 3200 });
+      const r = await run('listResults', { job_id: jobId, start_page: 1, per_page: 10, limit: 3200 });
       expect(r.requests).toHaveLength(50);
       expect(r.bundles).toHaveLength(500);
       expect(r.bundles.at(-1)).toMatchObject({ next_start_page: 51, rows_after_this_run: 3600 });
     }, 60_000);
 
     it('a limit smaller than a page reads one page of that size; odd sizes still cover every row once', async () => {
-      const small = await run('listResults', { job_id: jobId, limit: 7 });
+      const small = await run('listResults', { job_id: jobId, start_page: 1, limit: 7 });
       expect(small.requests.map((q) => q.query)).toEqual([{ page: '1', per_page: '7' }]);
       expect(small.bundles).toHaveLength(7);
       const rounds = await readAll({ per_page: 333, limit: 1000 });
@@ -287,11 +295,76 @@ describe('Make modules against the sandbox', () => {
 
     it('Only this group: the rounds together hold every row of that group exactly once', async () => {
       const rounds = await readAll({ group: 'invalid', per_page: 1000 });
-      const all = rounds.flatMap((r) => r.bundles.map((b) => b.email));
+      const rows = rounds.flatMap((r) => r.bundles.filter((b) => b.is_row));
+      const all = rows.map((b) => b.email);
       const expected = emails.filter((e) => e.startsWith('trap.') || e.startsWith('invalid.'));
-      expect(all.every((_, i) => rounds.flatMap((r) => r.bundles)[i]!.group === 'invalid')).toBe(true);
+      expect(rows.every((b) => b.group === 'invalid')).toBe(true);
       expect(all).toHaveLength(expected.length);
       expect(new Set(all)).toEqual(new Set(expected));
+    }, 60_000);
+  });
+
+  describe('a scheduled loop that maps Next start page never starts over and never loses its place', () => {
+    // 10 safe rows, then 20 invalid ones: at 5 rows a page and 2 pages a round, rounds 2 and 3 hold no
+    // safe row, so without a bundle of their own they would leave the loop nothing to map.
+    const emails = [
+      ...Array.from({ length: 10 }, (_, i) => `valid.head${i}@example.com`),
+      ...Array.from({ length: 20 }, (_, i) => `invalid.tail${i}@example.com`),
+    ];
+    let jobId: string;
+    beforeAll(async () => {
+      jobId = await submit(emails);
+      expect((await waitTerminal(jobId)).terminal).toBe(true);
+    }, 60_000);
+
+    it('Start at page is required: an empty mapped value fails before any request instead of reading page 1', async () => {
+      for (const start_page of ['', null, undefined]) {
+        const err = await runModule('listResults', { job_id: jobId, start_page }, conn).catch(
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(ParamValidationError);
+        expect((err as ParamValidationError).parameter).toBe('Start at page');
+      }
+    });
+
+    it('Only this group: a round with no row of the group still emits one bundle (Result row = No) with Next start page', async () => {
+      const rounds: { bundles: Record<string, unknown>[]; pages: string[] }[] = [];
+      let start = 1;
+      while (start !== 0) {
+        const r = await run('listResults', {
+          job_id: jobId,
+          group: 'safe_to_send',
+          per_page: 5,
+          limit: 10,
+          start_page: start,
+        });
+        const bundles = r.bundles as Record<string, unknown>[];
+        rounds.push({ bundles, pages: r.requests.map((q) => q.query.page!) });
+        expect(bundles.length).toBeGreaterThan(0);
+        const next = bundles.at(-1)!.next_start_page as number;
+        expect(next === 0 || next > start).toBe(true);
+        start = next;
+        if (rounds.length > 10) throw new Error('no end');
+      }
+      expect(rounds.map((r) => r.pages)).toEqual([
+        ['1', '2'],
+        ['3', '4'],
+        ['5', '6'],
+      ]);
+      const rows = rounds.flatMap((r) => r.bundles.filter((b) => b.is_row === true));
+      expect(rows.map((b) => b.email)).toEqual(emails.slice(0, 10));
+      expect(rows.every((b) => b.group === 'safe_to_send')).toBe(true);
+      // The bundles that are not rows carry nothing a router could take for a verdict.
+      // Round 1 is full (10 rows, its limit), so its rows carry Next start page; rounds 2 and 3 have
+      // no safe row and each ends with one bundle that is not a row.
+      const markers = rounds.flatMap((r) => r.bundles.filter((b) => b.is_row !== true));
+      expect(rounds.map((r) => r.bundles.filter((b) => b.is_row !== true).length)).toEqual([0, 1, 1]);
+      for (const m of markers) {
+        expect(m.is_row).toBe(false);
+        for (const key of ['email', 'category', 'group', 'safe_to_send', 'status', 'valid'])
+          expect(m[key]).toBeUndefined();
+      }
+      expect(rounds.map((r) => r.bundles.at(-1)!.next_start_page)).toEqual([3, 5, 0]);
     }, 60_000);
   });
 

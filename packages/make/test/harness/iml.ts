@@ -288,6 +288,8 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
       .map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[k] : undefined))
       .filter((v) => v !== undefined);
   },
+  // add(array; value1; ...): the array with those values added at the end (https://www.make.com/en/help/functions/array-functions).
+  add: (scope, [a, ...values]) => [...needArray(run(a!, scope), 'add'), ...values.map((v) => run(v, scope))],
   // join(array; separator) (https://www.make.com/en/help/functions/array-functions).
   join: (scope, [a, sep]) =>
     needArray(run(a!, scope), 'join')
