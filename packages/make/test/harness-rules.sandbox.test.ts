@@ -20,6 +20,9 @@ import {
   type ModuleDef,
 } from './harness/make-runtime';
 
+/** A run 2 minutes on: Watch new bulk jobs emits a job once its second is 60 s old. */
+const later = () => new Date(Date.now() + 120_000);
+
 let sb: Sandbox;
 let conn: MakeConnection;
 let jobId: string;
@@ -141,7 +144,7 @@ describe('the harness refuses components that break a Make rule', () => {
         response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.job_id}}' } },
       },
     };
-    await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerType');
+    await ruleBroken(runModuleDef(wrong, {}, conn, { now: later() }), 'triggerType');
     const numeric: ModuleDef = {
       ...real,
       communication: {
@@ -149,7 +152,7 @@ describe('the harness refuses components that break a Make rule', () => {
         response: { ...d.response, trigger: { type: 'id', order: 'desc', id: '{{item.total_emails}}' } },
       },
     };
-    await ruleBroken(runModuleDef(numeric, {}, conn), 'triggerType');
+    await ruleBroken(runModuleDef(numeric, {}, conn, { now: later() }), 'triggerType');
   });
 
   it('a date trigger whose data is not in the order it declares', async () => {
@@ -164,7 +167,7 @@ describe('the harness refuses components that break a Make rule', () => {
     };
     await runModule('submitBulk', { input_as: 'array', emails: ['valid.second@example.com'] }, conn);
     await new Promise((r) => setTimeout(r, 300));
-    await ruleBroken(runModuleDef(wrong, {}, conn), 'triggerOrder');
+    await ruleBroken(runModuleDef(wrong, {}, conn, { now: later() }), 'triggerOrder');
   });
 
   it('a custom IML function used by a module', async () => {

@@ -444,13 +444,13 @@ describe('Make modules against the sandbox', () => {
           c,
         );
         ids.push((r.bundles[0] as { job_id: string }).job_id);
-        // Creation times have millisecond resolution; Make orders equal dates by id, which is random.
-        await new Promise((r) => setTimeout(r, 2));
       }
       return ids;
     };
     const watch = async (params: Record<string, unknown>, triggerState?: { id: string; date?: string }) => {
-      const r = await runModule('watchNewJobs', params, c, { triggerState });
+      // A run 2 minutes on: the trigger emits a job once its second is 60 s old (same-second jobs).
+      const now = new Date(Date.now() + 120_000);
+      const r = await runModule('watchNewJobs', params, c, { triggerState, now });
       checkRequests(r.requests);
       for (const b of r.bundles) expectFieldsDeclared(b, interfaceOf('watchNewJobs'), 'watchNewJobs');
       return r;
@@ -458,12 +458,12 @@ describe('Make modules against the sandbox', () => {
 
     it('a job still running is emitted once, and never again when it finishes later than a newer one', async () => {
       const [older, newer] = await submitTo(2, 'order');
-      const first = await watch({ limit: 100 });
+      const first = await watch({});
       expect((first.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([older, newer]);
       expect((first.bundles as { status: string }[]).every((b) => b.status === 'queued')).toBe(true);
       // Both finish (in whatever order the service picks); nothing is emitted twice or lost.
       await new Promise((r) => setTimeout(r, 1500));
-      const again = await watch({ limit: 100 }, first.triggerState);
+      const again = await watch({}, first.triggerState);
       expect(again.bundles).toEqual([]);
       expect(again.triggerState).toEqual(first.triggerState);
     }, 60_000);
@@ -497,7 +497,7 @@ describe('Make modules against the sandbox', () => {
         };
         const older = await submitOne(1500); // about 3 s of work
         const newer = await submitOne(1); // done after the queue delay
-        const newJobs = await runModule('watchNewJobs', {}, sc);
+        const newJobs = await runModule('watchNewJobs', {}, sc, { now: new Date(Date.now() + 120_000) });
         await new Promise((r) => setTimeout(r, 600));
         const first = await runModuleDef(finishedOnly, {}, sc);
         expect((first.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual([newer]);
@@ -517,12 +517,12 @@ describe('Make modules against the sandbox', () => {
     }, 60_000);
 
     it('250 new jobs between two runs (2.5 pages): all emitted once, oldest first, read across pages by offset', async () => {
-      const before = await watch({ limit: 100 });
+      const before = await watch({});
       const ids = await submitTo(250, 'burst');
-      const r = await watch({ limit: 3200 }, before.triggerState);
+      const r = await watch({}, before.triggerState);
       expect(r.requests.map((q) => q.query.offset)).toEqual(['0', '100', '200']);
       expect((r.bundles as { job_id: string }[]).map((b) => b.job_id)).toEqual(ids);
-      const after = await watch({ limit: 3200 }, r.triggerState);
+      const after = await watch({}, r.triggerState);
       expect(after.bundles).toEqual([]);
       // Reading stops at the page that reaches the remembered job: one request, not three.
       expect(after.requests).toHaveLength(1);

@@ -222,6 +222,13 @@ function step(obj: unknown, key: unknown, where: string): unknown {
   return (obj as Record<string, unknown>)[String(key)];
 }
 
+/** A date or an ISO 8601 text, as milliseconds; anything else is an error, not a guess. */
+function needDate(v: unknown, fn: string): number {
+  const ms = v instanceof Date ? v.getTime() : typeof v === 'string' ? Date.parse(v) : NaN;
+  if (Number.isNaN(ms)) throw new ImlError(`IML: ${fn}() needs a date, got ${asText(v).slice(0, 60)}`);
+  return ms;
+}
+
 function needArray(v: unknown, fn: string): unknown[] {
   if (!Array.isArray(v))
     throw new ImlError(`IML: ${fn}() needs an array, got ${asText(v).slice(0, 60) || String(v)}`);
@@ -311,6 +318,21 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
   min: (scope, args) => Math.min(...args.map((a) => needNumber(run(a, scope), 'min'))),
   max: (scope, args) => Math.max(...args.map((a) => needNumber(run(a, scope), 'max'))),
   floor: (scope, [a]) => Math.floor(needNumber(run(a!, scope), 'floor')),
+  // formatDate(date; format), only the Unix-seconds token X here: the harness refuses any other format
+  // rather than guess Make's rendering (https://www.make.com/en/help/functions/date-and-time-functions,
+  // https://www.make.com/en/help/functions/tokens-for-date-and-time-formatting: "X" Unix timestamp).
+  formatDate: (scope, [d, f], src) => {
+    const format = asText(run(f!, scope));
+    if (format !== 'X') throw new ImlError(`IML: the harness knows formatDate's "X" format only (in ${src})`);
+    return String(Math.floor(needDate(run(d!, scope), 'formatDate') / 1000));
+  },
+  // parseNumber(number; decimal separator): text to a number (https://www.make.com/en/help/functions/math-functions).
+  parseNumber: (scope, [a], src) => {
+    const t = asText(run(a!, scope));
+    if (!/^-?[0-9]+(\.[0-9]+)?$/.test(t))
+      throw new ImlError(`IML: parseNumber("${t}") is not a number (in ${src})`);
+    return Number(t);
+  },
   // encodeURL(text): encodes special characters, "/" included (https://www.make.com/en/help/functions/string-functions).
   encodeURL: (scope, [a]) => encodeURIComponent(asText(run(a!, scope))),
 };

@@ -857,9 +857,12 @@ function fire(
   state: TriggerState | undefined,
   limit: number,
 ): DirectiveResult {
-  // RULES.triggerOrder: the data must come in the order the trigger declares.
+  // RULES.triggerOrder: the data must come in the order the trigger declares, by its type's key: a
+  // date trigger's API orders by date, and items of one date may come in any id order (Make sorts
+  // them by id itself, RULES.triggerType); an id trigger's API orders by id.
   for (let i = 1; i < candidates.length; i++) {
-    const c = compareKeys(candidates[i - 1]!.key, candidates[i]!.key);
+    const [a, b] = [candidates[i - 1]!.key, candidates[i]!.key];
+    const c = trigger.type === 'date' && a.date === b.date ? 0 : compareKeys(a, b);
     if ((trigger.order === 'desc' && c < 0) || (trigger.order === 'asc' && c > 0)) {
       throw new MakeRuleError('triggerOrder', `items are not in ${trigger.order} order by ${trigger.type}`);
     }
