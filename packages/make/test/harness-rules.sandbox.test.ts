@@ -263,12 +263,14 @@ describe('the harness refuses components that break a Make rule', () => {
 
   describe('error directives', () => {
     /** Submit a bulk verification with its own error directive replaced by `error`. */
+    // Submit reads the plan first for a long list, then posts: the POST is the last request.
     const submitWith = (error: Record<string, unknown>): ModuleDef => {
       const own = loadModule('submitBulk');
-      const d = own.communication as Directive;
-      return { ...own, communication: { ...d, response: { ...d.response, error } } };
+      const list = own.communication as Directive[];
+      const d = list.at(-1)!;
+      return { ...own, communication: [...list.slice(0, -1), { ...d, response: { ...d.response, error } }] };
     };
-    const ownError = () => (loadModule('submitBulk').communication as Directive).response!.error!;
+    const ownError = () => (loadModule('submitBulk').communication as Directive[]).at(-1)!.response!.error!;
 
     it('a charged POST whose gateway 503 is a ConnectionError (Make would rerun a list that was charged)', async () => {
       const wrong = submitWith({

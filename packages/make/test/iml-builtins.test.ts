@@ -163,7 +163,12 @@ describe('error messages come from built-in IML only and say what to do', () => 
   });
 
   type ErrorSpecs = Record<string, { type?: string; message: string }>;
-  const ownErrors = (id: string) => (single(id).response!.error ?? {}) as unknown as ErrorSpecs;
+  /** The request that sends (Submit reads the plan first for a long list, then posts). */
+  const sending = (id: string): Directive => {
+    const c = loadModule(id).communication;
+    return Array.isArray(c) ? c.at(-1)! : c;
+  };
+  const ownErrors = (id: string) => (sending(id).response!.error ?? {}) as unknown as ErrorSpecs;
   const typeOf = (spec: { type?: string }, v: ReturnType<typeof vars>) =>
     spec.type === undefined ? 'RuntimeError' : evaluateString(spec.type, v);
 

@@ -222,6 +222,50 @@ function step(obj: unknown, key: unknown, where: string): unknown {
   return (obj as Record<string, unknown>)[String(key)];
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+function formatDateUtc(ms: number, format: string, tz: string, src: string): string {
+  if (tz !== 'UTC') throw new ImlError(`IML: the harness formats dates in UTC only (in ${src})`);
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return format.replace(/\[([^\]]*)\]|YYYY|MMMM|MM|DD|D|HH|mm|X|[A-Za-z]/g, (tok, literal?: string) => {
+    if (literal !== undefined) return literal;
+    switch (tok) {
+      case 'YYYY':
+        return String(d.getUTCFullYear());
+      case 'MMMM':
+        return MONTHS[d.getUTCMonth()]!;
+      case 'MM':
+        return pad(d.getUTCMonth() + 1);
+      case 'DD':
+        return pad(d.getUTCDate());
+      case 'D':
+        return String(d.getUTCDate());
+      case 'HH':
+        return pad(d.getUTCHours());
+      case 'mm':
+        return pad(d.getUTCMinutes());
+      case 'X':
+        return String(Math.floor(ms / 1000));
+      default:
+        throw new ImlError(`IML: the harness does not know the date token "${tok}" (in ${src})`);
+    }
+  });
+}
+
 /** A date or an ISO 8601 text, as milliseconds; anything else is an error, not a guess. */
 function needDate(v: unknown, fn: string): number {
   const ms = v instanceof Date ? v.getTime() : typeof v === 'string' ? Date.parse(v) : NaN;
@@ -318,14 +362,32 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
   min: (scope, args) => Math.min(...args.map((a) => needNumber(run(a, scope), 'min'))),
   max: (scope, args) => Math.max(...args.map((a) => needNumber(run(a, scope), 'max'))),
   floor: (scope, [a]) => Math.floor(needNumber(run(a!, scope), 'floor')),
-  // formatDate(date; format), only the Unix-seconds token X here: the harness refuses any other format
-  // rather than guess Make's rendering (https://www.make.com/en/help/functions/date-and-time-functions,
-  // https://www.make.com/en/help/functions/tokens-for-date-and-time-formatting: "X" Unix timestamp).
-  formatDate: (scope, [d, f], src) => {
-    const format = asText(run(f!, scope));
-    if (format !== 'X') throw new ImlError(`IML: the harness knows formatDate's "X" format only (in ${src})`);
-    return String(Math.floor(needDate(run(d!, scope), 'formatDate') / 1000));
+  // formatDate(date; format; timezone): the tokens this app uses (YYYY, MMMM, MM, DD, D, HH, mm, X and
+  // [literal] text) in UTC only; any other token or timezone is refused rather than guessed
+  // (https://www.make.com/en/help/functions/date-and-time-functions,
+  // https://www.make.com/en/help/functions/tokens-for-date-and-time-formatting).
+  formatDate: (scope, [d, f, tz], src) =>
+    formatDateUtc(
+      needDate(run(d!, scope), 'formatDate'),
+      asText(run(f!, scope)),
+      tz === undefined ? 'UTC' : asText(run(tz, scope)),
+      src,
+    ),
+  // parseDate(text; format): the Unix-seconds format X only (the tokens page above).
+  parseDate: (scope, [t, f], src) => {
+    const text = asText(run(t!, scope));
+    if (asText(run(f!, scope)) !== 'X' || !/^[0-9]+$/.test(text))
+      throw new ImlError(`IML: the harness parses Unix seconds (format X) only (in ${src})`);
+    return new Date(Number(text) * 1000);
   },
+  // addSeconds(date; number) (https://www.make.com/en/help/functions/date-and-time-functions).
+  addSeconds: (scope, [d, n]) =>
+    new Date(needDate(run(d!, scope), 'addSeconds') + needNumber(run(n!, scope), 'addSeconds') * 1000),
+  // lower(text), trim(text) (https://www.make.com/en/help/functions/string-functions).
+  lower: (scope, [a]) => asText(run(a!, scope)).toLowerCase(),
+  trim: (scope, [a]) => asText(run(a!, scope)).trim(),
+  // deduplicate(array) (https://www.make.com/en/help/functions/array-functions).
+  deduplicate: (scope, [a]) => [...new Set(needArray(run(a!, scope), 'deduplicate'))],
   // parseNumber(number; decimal separator): text to a number (https://www.make.com/en/help/functions/math-functions).
   parseNumber: (scope, [a], src) => {
     const t = asText(run(a!, scope));
