@@ -4,12 +4,16 @@
  * (integromat/make-skills aggregators.md and blueprint-construction.md); each deliberately wrong
  * variant fails. Opens no socket: the in-memory sheet model and a connection nothing listens on.
  */
+import nock from 'nock';
+import { replyWithFixture, useNock } from '../../../test/support/nock';
 import { checkBlueprint, MAKE_MODULES, runScenario, type Blueprint } from './harness/scenario';
 import { blueprints, leadList, newSheet } from './harness/scenario-sheet-flow';
 
 const copy = (bp: Blueprint): Blueprint => JSON.parse(JSON.stringify(bp)) as Blueprint;
 const shipped = Object.entries(blueprints(true));
 const conn = { apiKey: 'evf_unused', baseUrl: 'http://127.0.0.1:9/api' };
+
+useNock();
 
 describe("the shipped blueprints pass Make's blueprint checks", () => {
   test.each(shipped)('%s', (_, bp) => {
@@ -52,7 +56,7 @@ describe('a blueprint Make would misread fails the checks', () => {
       'a connection bound in parameters',
       () => {
         const bp = submit();
-        bp.flow[3]!.parameters = { __IMTCONN__: 123 };
+        bp.flow.find((m) => m.module.endsWith(':submitBulk'))!.parameters = { __IMTCONN__: 123 };
         return bp;
       },
     ],
@@ -76,7 +80,7 @@ describe('a blueprint Make would misread fails the checks', () => {
       "a version other than Make's",
       () => {
         const bp = submit();
-        bp.flow[0]!.version = 3;
+        bp.flow.find((m) => m.module === 'google-sheets:makeAPICall')!.version = 3;
         return bp;
       },
     ],
@@ -84,9 +88,10 @@ describe('a blueprint Make would misread fails the checks', () => {
       "a field the app's module does not have",
       () => {
         const bp = submit();
-        bp.flow[3]!.mapper = { ...bp.flow[3]!.mapper, emails_text: 'x' };
-        delete bp.flow[3]!.mapper.emails_text;
-        bp.flow[3]!.mapper.addresses = 'x';
+        const sub = bp.flow.find((m) => m.module.endsWith(':submitBulk'))!;
+        sub.mapper = { ...sub.mapper, emails_text: 'x' };
+        delete sub.mapper.emails_text;
+        sub.mapper.addresses = 'x';
         return bp;
       },
     ],
@@ -94,7 +99,7 @@ describe('a blueprint Make would misread fails the checks', () => {
       'a reference to a module the flow does not have',
       () => {
         const bp = submit();
-        bp.flow[4]!.mapper!.body = '{"values": [["{{42.job_id}}"]]}';
+        bp.flow.at(-1)!.mapper!.body = '{"values": [["{{42.job_id}}"]]}';
         return bp;
       },
     ],
@@ -110,7 +115,7 @@ describe('a blueprint Make would misread fails the checks', () => {
       'a real address left in the blueprint',
       () => {
         const bp = submit();
-        bp.flow[3]!.mapper!.name = 'ada@acme.io';
+        bp.flow.find((m) => m.module.endsWith(':submitBulk'))!.mapper!.name = 'ada@acme.io';
         return bp;
       },
     ],
@@ -128,11 +133,14 @@ describe('a blueprint Make would misread fails the checks', () => {
   });
 });
 
-test('part 1 as shipped, its webhook address not pasted, is refused before any request', async () => {
+test('part 1 as shipped, its webhook address not pasted, is refused before anything is sent', async () => {
   const sheet = newSheet(leadList(20, 0, 0));
+  // Part 1 reads the plan (free) before Submit; the service's answer is the contract's fixture.
+  replyWithFixture(nock('http://127.0.0.1:9/api').get('/v1/account'), 'account.200');
   const run = runScenario(blueprints(true).submit, { connection: conn, sheets: sheet });
   await expect(run).rejects.toThrow(/Webhook URL|webhook_url/i);
-  await run.catch((err: { run: { serviceRequests: unknown[] } }) =>
-    expect(err.run.serviceRequests).toHaveLength(0),
+  // At most the free read of the plan (reading never counts against the allowance); no POST.
+  await run.catch((err: { run: { serviceRequests: { method: string }[] } }) =>
+    expect(err.run.serviceRequests.filter((r) => r.method !== 'GET')).toHaveLength(0),
   );
 });

@@ -2,20 +2,12 @@
  * The scenario runner and its model of the sheet hold a flow to Make's and Google's documented rules:
  * each deliberately wrong blueprint or request here must fail, and the counting must follow Make's
  * billing (a run per bundle, iterators and searches once per run, aggregators once per output bundle,
- * filters free). Also: part 1 with a daily cap (the README's advice for small plans) sends the list in
- * turns, each address once, and says in every row which ones are left.
+ * filters free). Part 1 on a small plan over days is whole-sheet-small-plan.e2e.test.ts.
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { runScenario, ScenarioError, type Blueprint } from './harness/scenario';
-import { RESULTS_TAB, SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './harness/scenario-sheets';
-import {
-  blueprints,
-  leadList,
-  newSheet,
-  perRowBlueprint,
-  runWholeSheet,
-  SPREADSHEET_ID,
-} from './harness/scenario-sheet-flow';
+import { SHEETS_WRITES_PER_MINUTE, SheetModel, SheetsApiError } from './harness/scenario-sheets';
+import { leadList, newSheet, perRowBlueprint, SPREADSHEET_ID } from './harness/scenario-sheet-flow';
 
 const conn = { apiKey: 'evf_unused', baseUrl: 'http://127.0.0.1:9/api' };
 const meta: Blueprint['metadata'] = { instant: false, version: 1, scenario: {} };
@@ -155,55 +147,4 @@ describe('the per-row pattern the peers force', () => {
     expect((await run(50)).operations).toBe(1 + 1 + 50 + 50);
     await expect(run(61)).rejects.toThrow(/per minute/);
   }, 60_000);
-});
-
-/**
- * A sandbox for the whole-sheet flow, started before the describe block's tests and closed after: its
- * deliveries never leave the machine (each test hands part 2 its bundle).
- */
-function wholeSheetSandbox(): () => Sandbox {
-  let sb: Sandbox | undefined;
-  beforeAll(async () => {
-    sb = await startSandbox({
-      port: 0,
-      timeScale: 0.002,
-      rowsPerSecond: 2000,
-      resolver: async () => ['93.184.216.34'],
-    });
-    sb.faults.webhookFailures(1_000_000);
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
-  return () => sb!;
-}
-
-describe('part 1 with a daily cap', () => {
-  const sandbox = wholeSheetSandbox();
-
-  test('sends the list in turns of the cap, each address once, and marks what is left', async () => {
-    const sb = sandbox();
-    const flows = blueprints();
-    // The README tells a Starter account to set 50000 to its daily allowance; here, 1,000.
-    const capped = JSON.parse(JSON.stringify(flows.submit).replace('; 0; 50000)', '; 0; 1000)')) as Blueprint;
-    expect(JSON.stringify(capped)).not.toEqual(JSON.stringify(flows.submit));
-    const list = leadList(2_500, 0, 5);
-    const sheet = newSheet(list);
-    const jobs: number[] = [];
-    for (let turn = 0; turn < 4; turn++) {
-      const run = await runWholeSheet(sb, sheet, { submit: capped, writeBack: flows.writeBack });
-      if (run.jobId) jobs.push(sb.job(run.jobId)!.total_emails);
-      if (turn === 0) {
-        const left = sheet.cells('Leads').filter(([, c]) => c?.startsWith('Not submitted (never charged)'));
-        expect(left).toHaveLength(2_500 - 1_000);
-      }
-    }
-    expect(jobs).toEqual([1_000, 1_000, 495]);
-    const verified = sheet
-      .cells(RESULTS_TAB)
-      .slice(1)
-      .map((r) => r[0]!.toLowerCase());
-    expect(new Set(verified).size).toBe(verified.length);
-    expect(verified).toHaveLength(2_495);
-  }, 120_000);
 });

@@ -30,7 +30,8 @@ type Token =
   | { kind: 'num'; value: number }
   | { kind: 'str'; value: string }
   | { kind: 'id'; value: string }
-  | { kind: 'op'; value: string };
+  | { kind: 'op'; value: string }
+  | { kind: 'regex'; value: RegExp };
 
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -52,6 +53,25 @@ function tokenize(src: string): Token[] {
       const m = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(src.slice(i))!;
       out.push({ kind: 'id', value: m[0] });
       i += m[0].length;
+    } else if (
+      c === '/' &&
+      (out.length === 0 || (out.at(-1)!.kind === 'op' && !')]'.includes(String(out.at(-1)!.value))))
+    ) {
+      // A regular expression where an operand goes, /pattern/flags, as Make's replace() takes it
+      // (https://www.make.com/en/help/functions/string-functions, replace).
+      let j = i + 1;
+      let inClass = false;
+      for (; j < src.length; j++) {
+        const ch = src[j]!;
+        if (ch === '\\') j++;
+        else if (ch === '[') inClass = true;
+        else if (ch === ']') inClass = false;
+        else if (ch === '/' && !inClass) break;
+      }
+      if (j >= src.length) throw new ImlError(`IML: unterminated regular expression in ${src}`);
+      const flags = /^[gimsuy]*/.exec(src.slice(j + 1))![0];
+      out.push({ kind: 'regex', value: new RegExp(src.slice(i + 1, j), flags) });
+      i = j + 1 + flags.length;
     } else if (src.startsWith('!=', i) || src.startsWith('<=', i) || src.startsWith('>=', i)) {
       out.push({ kind: 'op', value: src.slice(i, i + 2) });
       i += 2;
@@ -167,7 +187,8 @@ function parseUncached(src: string): Node {
   function primary(): Node {
     const tok = tokens[pos++];
     if (!tok) throw new ImlError(`IML: unexpected end of ${src}`);
-    if (tok.kind === 'num' || tok.kind === 'str') return { t: 'lit', value: tok.value };
+    if (tok.kind === 'num' || tok.kind === 'str' || tok.kind === 'regex')
+      return { t: 'lit', value: tok.value };
     if (tok.kind === 'op' && tok.value === '(') {
       const inner = comparison();
       expect(')');
@@ -237,7 +258,7 @@ const MONTHS = [
   'December',
 ];
 
-function formatDateUtc(ms: number, format: string, tz: string, src: string): string {
+export function formatDateUtc(ms: number, format: string, tz: string, src: string): string {
   if (tz !== 'UTC') throw new ImlError(`IML: the harness formats dates in UTC only (in ${src})`);
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -383,6 +404,30 @@ const BUILTINS: Record<string, (scope: ImlScope, args: Node[], src: string) => u
   // addSeconds(date; number) (https://www.make.com/en/help/functions/date-and-time-functions).
   addSeconds: (scope, [d, n]) =>
     new Date(needDate(run(d!, scope), 'addSeconds') + needNumber(run(n!, scope), 'addSeconds') * 1000),
+  // replace(text; search; replacement): every match of a /regex/g (with $1 for a group), or every
+  // occurrence of a text (https://www.make.com/en/help/functions/string-functions, replace).
+  replace: (scope, [a, search, repl]) => {
+    const text = asText(run(a!, scope));
+    const what = run(search!, scope);
+    const by = asText(run(repl!, scope));
+    return what instanceof RegExp ? text.replace(what, by) : text.split(asText(what)).join(by);
+  },
+  // substring(text; start; end), 0-based (https://www.make.com/en/help/functions/string-functions).
+  substring: (scope, [a, from, to]) =>
+    asText(run(a!, scope)).slice(
+      needNumber(run(from!, scope), 'substring'),
+      to === undefined ? undefined : needNumber(run(to, scope), 'substring'),
+    ),
+  // decodeURL(text) (https://www.make.com/en/help/functions/string-functions); text it cannot decode
+  // stays as it is.
+  decodeURL: (scope, [a]) => {
+    const text = asText(run(a!, scope));
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  },
   // lower(text), trim(text) (https://www.make.com/en/help/functions/string-functions).
   lower: (scope, [a]) => asText(run(a!, scope)).toLowerCase(),
   trim: (scope, [a]) => asText(run(a!, scope)).trim(),

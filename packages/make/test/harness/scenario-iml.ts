@@ -8,10 +8,22 @@
  * Sources: https://www.make.com/en/help/functions/general-functions (if, ifempty, get),
  * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
  * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions
- * (trim), https://www.make.com/en/help/functions/math-functions (ceil, max, sum).
+ * (trim, lower), https://www.make.com/en/help/functions/math-functions (ceil, max, min, sum),
+ * https://www.make.com/en/help/functions/date-and-time-functions (now, addDays, formatDate: the
+ * tokens the blueprints use, in UTC only), switch from the general functions.
  */
 
-import { KEYWORDS, parsedOnce } from './iml';
+/** Make's `now` in a scenario run: the wall clock unless a test moves it (the sandbox's day). */
+let clock: () => number = () => Date.now();
+export function setScenarioClock(next: () => number): () => void {
+  const previous = clock;
+  clock = next;
+  return () => {
+    clock = previous;
+  };
+}
+
+import { formatDateUtc, KEYWORDS, parsedOnce } from './iml';
 
 export class ScenarioImlError extends Error {
   constructor(message: string) {
@@ -108,6 +120,7 @@ function parseUncached(src: string): Node {
         return { t: 'call', name: t.v, args };
       }
       if (Object.prototype.hasOwnProperty.call(KEYWORDS, t.v)) return { t: 'lit', v: KEYWORDS[t.v] };
+      if (t.v === 'now') return { t: 'call', name: 'now', args: [] };
     }
     throw new ScenarioImlError(`"${t.v}" is not something the scenario runner knows (in ${src})`);
   };
@@ -134,6 +147,11 @@ const asText = (v: unknown): string =>
 function asArray(v: unknown, fn: string): unknown[] {
   if (!Array.isArray(v)) throw new ScenarioImlError(`${fn}() needs an array, got ${asText(v).slice(0, 60)}`);
   return v;
+}
+function asDate(v: unknown, fn: string): number {
+  const ms = v instanceof Date ? v.getTime() : typeof v === 'string' ? Date.parse(v) : NaN;
+  if (Number.isNaN(ms)) throw new ScenarioImlError(`${fn} needs a date, got ${asText(v).slice(0, 60)}`);
+  return ms;
 }
 function asNumber(v: unknown, fn: string): number {
   const n = typeof v === 'number' ? v : Number(v);
@@ -177,6 +195,18 @@ const FUNCTIONS: Record<string, Fn> = {
   trim: ([v]) => asText(v).trim(),
   ceil: ([v]) => Math.ceil(asNumber(v, 'ceil()')),
   max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
+  min: (args) => Math.min(...args.map((a) => asNumber(a, 'min()'))),
+  lower: ([v]) => asText(v).toLowerCase(),
+  // switch(expression; value1; result1; ...; [else]), compared as text as Make's "=" is here.
+  switch: ([subject, ...rest]) => {
+    let i = 0;
+    for (; i + 1 < rest.length; i += 2) if (asText(rest[i]) === asText(subject)) return rest[i + 1];
+    return i < rest.length ? rest[i] : undefined;
+  },
+  now: () => new Date(clock()),
+  addDays: ([d, n]) => new Date(asDate(d, 'addDays()') + asNumber(n, 'addDays()') * 86_400_000),
+  formatDate: ([d, f, tz]) =>
+    formatDateUtc(asDate(d, 'formatDate()'), asText(f), tz === undefined ? 'UTC' : asText(tz), 'a scenario'),
   // sum(array) or sum(1; 2; ...): https://www.make.com/en/help/functions/math-functions
   sum: (args) =>
     (args.length === 1 && Array.isArray(args[0]) ? args[0] : args).reduce<number>(

@@ -157,8 +157,8 @@ export async function runWholeSheet(
   sb: Sandbox,
   sheet: SheetModel,
   flows: { submit: Blueprint; writeBack: Blueprint } = blueprints(),
+  connection: MakeConnection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl },
 ): Promise<FlowRun> {
-  const connection: MakeConnection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
   const first = await runScenario(flows.submit, { connection, sheets: sheet });
   const jobId = notedJob(sheet);
   if (!first.serviceRequests.some((r) => r.method === 'POST') || !jobId) return { submit: first };

@@ -34,7 +34,7 @@ export const LOOKUP_FORMULA =
   '=ARRAYFORMULA(IF(A2:A="",,IFERROR(VLOOKUP(TRIM(A2:A),Verified!A2:E,{2,3,4,5},FALSE),' +
   'IF(LEFT(Verified!J1,8)="running:","Waiting for "&Verified!J1,' +
   'IF(LEFT(Verified!J1,8)="writing:","Not written yet: part 2 stopped part way ("&Verified!J1&"). Run part 2 again",' +
-  'IF(LEFT(Verified!J1,10)="completed:","Not submitted (never charged): not a valid address, or left for the next run of part 1",' +
+  'IF(LEFT(Verified!J1,10)="completed:","Not submitted (never charged): not a valid address, or left for the next run of part 1"&IF(Verified!J2="",""," (after "&Verified!J2&")"),' +
   'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows")))))))';
 
 export class SheetsApiError extends Error {
@@ -132,6 +132,8 @@ export class SheetModel {
       if (key !== '' && !byAddress.has(key)) byAddress.set(key, row.slice(1, 5));
     }
     const state = results[0]?.[columnIndex('J')] ?? '';
+    // Verified!J2: when part 1 left rows over today's allowance, the time they can go.
+    const after = results[1]?.[columnIndex('J')] ?? '';
     return list.map((row, i) => {
       if (i === 0) return row;
       const address = (row[0] ?? '').trim();
@@ -144,7 +146,8 @@ export class SheetModel {
       if (state.startsWith('completed:'))
         return [
           row[0]!,
-          'Not submitted (never charged): not a valid address, or left for the next run of part 1',
+          'Not submitted (never charged): not a valid address, or left for the next run of part 1' +
+            (after === '' ? '' : ` (after ${after})`),
         ];
       if (state === '') return [row[0]!];
       return [row[0]!, `Not verified: the job ${state}. Run part 1 again: it sends only these rows`];
