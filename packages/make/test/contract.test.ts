@@ -126,7 +126,7 @@ describe('requests match the contract', () => {
 
 /** Output schema per module, and the fields a module adds on top of the API's own. */
 const OUTPUTS: Record<string, { schema: string | null; extras: string[] }> = {
-  verifyEmail: { schema: 'SingleResult', extras: ['category', 'group', 'safe_to_send'] },
+  verifyEmail: { schema: 'SingleResult', extras: ['category', 'group', 'safe_to_send', 'sent', 'problem'] },
   submitBulk: { schema: 'BulkSubmission', extras: [] },
   getJob: { schema: 'Job', extras: [] },
   waitForJob: { schema: 'Job', extras: [] },

@@ -172,7 +172,7 @@ describe('the harness refuses components that break a Make rule', () => {
 
   it('a custom IML function used by a module', async () => {
     const real = loadModule('verifyEmail');
-    const d = real.communication as Directive;
+    const d = (real.communication as Directive[])[0]!;
     const wrong: ModuleDef = {
       ...real,
       communication: { ...d, response: { output: '{{evfWithCategory(body)}}' } },

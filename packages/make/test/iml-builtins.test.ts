@@ -163,10 +163,10 @@ describe('error messages come from built-in IML only and say what to do', () => 
   });
 
   type ErrorSpecs = Record<string, { type?: string; message: string }>;
-  /** The request that sends (Submit reads the plan first for a long list, then posts). */
+  /** The request that sends (Submit may read the plan first; Verify reads the account for a bad cell). */
   const sending = (id: string): Directive => {
     const c = loadModule(id).communication;
-    return Array.isArray(c) ? c.at(-1)! : c;
+    return Array.isArray(c) ? (c.find((d) => d.method === 'POST') ?? c[0]!) : c;
   };
   const ownErrors = (id: string) => (sending(id).response!.error ?? {}) as unknown as ErrorSpecs;
   const typeOf = (spec: { type?: string }, v: ReturnType<typeof vars>) =>

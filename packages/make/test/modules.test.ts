@@ -32,7 +32,13 @@ test('Verify an email address: the answer unchanged, with its category, group an
   expectContractRequests(r.requests);
   expect(r.requests[0]!.body).toMatchObject({ email: 'valid.anna@acme-corp.com' });
   expect(r.bundles).toEqual([
-    { ...body('verify-single.200'), category: 'Valid', group: 'safe_to_send', safe_to_send: true },
+    {
+      ...body('verify-single.200'),
+      category: 'Valid',
+      group: 'safe_to_send',
+      safe_to_send: true,
+      sent: true,
+    },
   ]);
 });
 
