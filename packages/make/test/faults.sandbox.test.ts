@@ -337,7 +337,7 @@ describe('modules that only read may be rerun by Make', () => {
     sb.faults.failNext({ path: '/v1/jobs', status: 429, retryAfterSeconds: 30 });
     const e = await failure(runModule('listJobs', {}, conn));
     expect(e.type).toBe('RateLimitError');
-    expect(e.message).toMatch(/X-RateLimit-Reset \(\d+\)/);
+    expect(e.message).toMatch(/safe to run again after \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
   });
 
   it.each([500, 502, 504])(

@@ -147,7 +147,7 @@ describe('error messages come from built-in IML only and say what to do', () => 
         e['429']!.message,
         vars({ body: {}, headers: { 'x-ratelimit-reset': '1767225600' }, statusCode: 429 }),
       ),
-    ).toContain('X-RateLimit-Reset (1767225600)');
+    ).toContain('after 1 January 2026, 00:00 UTC'); // epoch seconds read as a date (#29)
     expect(
       evaluateString(
         e['503']!.message,
@@ -202,6 +202,32 @@ describe('error messages come from built-in IML only and say what to do', () => 
         expect(['RuntimeError', 'DataError', 'InvalidAccessTokenError']).toContain(spec.type);
       }
       expect((e as unknown as { type: string }).type).toBe('RuntimeError');
+    }
+  });
+
+  it('every 429 says when as a date, from epoch seconds, seconds to wait or an HTTP date (#29)', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const forms: [string, string][] = [
+      ['1767229200', '1 January 2026, 01:00 UTC'],
+      ['90', '1 January 2026, 00:01 UTC'],
+      ['Thu, 01 Jan 2026 02:00:00 GMT', 'Thu, 01 Jan 2026 02:00:00 GMT'],
+    ];
+    for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall']) {
+      const spec = ownErrors(id)['429']!;
+      for (const [header, shown] of forms) {
+        const text = evaluateString(
+          spec.message,
+          vars({
+            body: {},
+            headers: { 'x-ratelimit-reset': header },
+            statusCode: 429,
+            now,
+            parameters: { method: 'POST' },
+          }),
+        ) as string;
+        expect({ id, header, text: text.includes(shown) }).toEqual({ id, header, text: true });
+        if (header === '1767229200') expect(text).not.toContain(header);
+      }
     }
   });
 
