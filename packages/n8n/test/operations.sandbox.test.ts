@@ -499,12 +499,12 @@ describe('Bulk Job > Submit', () => {
 	});
 
 	it('with a reachable resume URL, submits with it and pauses the execution until the timeout', async () => {
-		// Its job stays queued (ten minutes of real time): on the shared fast sandbox a loaded machine let
+		// Its job stays queued (ten minutes of real time, the shared sandbox's clock otherwise): on that one a loaded machine let
 		// the job finish before Submit looked, and Submit rightly output it at once instead of pausing.
 		const held = await startSandbox({
 			port: 0,
-			timeScale: 1,
-			queueDelayMs: 600_000,
+			timeScale: 0.01,
+			queueDelayMs: 60_000_000,
 			allowInsecureWebhooks: true,
 		});
 		try {
@@ -523,7 +523,14 @@ describe('Bulk Job > Submit', () => {
 					options: {},
 				},
 				undefined,
-				{ resumeUrl, credentials: { apiKey: held.apiKey, baseUrl: held.baseUrl } },
+				{
+					resumeUrl,
+					credentials: {
+						apiKey: held.apiKey,
+						baseUrl: held.baseUrl,
+						webhookSecret: held.webhookSecret,
+					},
+				},
 			);
 			expect(output[0].json).toMatchObject({ waiting_by: 'webhook', total_emails: 1 });
 			expect(harness.waits).toHaveLength(1);
