@@ -192,6 +192,20 @@ async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Runs npm in `cwd`, logging to `logFile`, with a heartbeat so a long install is visibly alive. */
+/**
+ * This process's environment with install scripts allowed. The repo's .npmrc sets ignore-scripts, and
+ * `npm run` hands it on as npm_config_ignore_scripts to everything it starts, so an install into the
+ * cache would skip the scripts it needs: sqlite3's build for n8n, and the `node` package's postinstall,
+ * which puts the binary at bin/node (without it Node 24 "was installed but does not run").
+ */
+function scriptsAllowed(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env, npm_config_ignore_scripts: 'false' };
+	for (const key of Object.keys(env))
+		if (key.toLowerCase() === 'npm_config_ignore_scripts' && key !== 'npm_config_ignore_scripts')
+			delete env[key];
+	return env;
+}
+
 function runNpm(
 	cwd: string,
 	args: string[],
@@ -248,6 +262,7 @@ export async function ensureNode(nodeVersion: string): Promise<{ bin: string; no
 			log(`installing node@${nodeVersion} into ${home}`);
 			await runNpm(home, ['install', '--no-audit', '--no-fund', '--loglevel=http'], {
 				logFile: path.join(home, 'install.log'),
+				env: scriptsAllowed(),
 				what: `installing node@${nodeVersion}`,
 			});
 			if (!works())
@@ -277,17 +292,9 @@ async function install(version: string): Promise<void> {
 		overrides: recipe.overrides,
 	};
 	fs.writeFileSync(path.join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	// The repo's .npmrc sets ignore-scripts, and `npm run` hands it on as npm_config_ignore_scripts: n8n's
-	// own install needs sqlite3's build script, so scripts run here unless the recipe passes
+	// n8n's own install needs sqlite3's build script (see scriptsAllowed), unless the recipe passes
 	// --ignore-scripts on the command line (which wins over the environment).
-	let env: NodeJS.ProcessEnv = {
-		...process.env,
-		npm_config_yes: 'true',
-		npm_config_ignore_scripts: 'false',
-	};
-	for (const key of Object.keys(env))
-		if (key.toLowerCase() === 'npm_config_ignore_scripts' && key !== 'npm_config_ignore_scripts')
-			delete env[key];
+	let env: NodeJS.ProcessEnv = { ...scriptsAllowed(), npm_config_yes: 'true' };
 	// Native modules (sqlite3) are built by node-gyp, which otherwise downloads Node's headers: use the
 	// headers the running Node ships with, so the install needs no network beyond the npm registry and
 	// works for any user (root's npm config may name them; another user's has nothing).
