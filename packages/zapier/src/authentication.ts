@@ -1,7 +1,7 @@
 import { assertWebhookSecret, type Account } from '@evf/client';
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from './client';
-import { API_KEYS_URL, WEBHOOKS_SETTINGS_URL } from './config';
+import { APP_ORIGIN } from './config';
 import { mapErrors } from './errors';
 
 /**
@@ -46,14 +46,14 @@ export const authentication = {
       label: 'API Key',
       type: 'password',
       required: true,
-      helpText: `Create a key in the app under Profile, then API ([open it](${API_KEYS_URL})). It starts with \`evf_\` and is shown once, so paste it right away.`,
+      helpText: `Create a key in the app ([open it](${APP_ORIGIN})) under Profile, then API. It starts with \`evf_\` and is shown once, so paste it right away.`,
     },
     {
       key: 'webhook_secret',
       label: 'Webhook Signing Secret',
       type: 'password',
       required: false,
-      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app under Profile, API, Webhooks ([open it](${WEBHOOKS_SETTINGS_URL})); it starts with \`whsec_\`. The service cannot check a secret when you connect, so a mistyped one shows only when a list finishes: the step then reads the job with the API key, returns its rows and says so in its note (Completion Message Verified = false). If that happens, open Profile, API, Webhooks, copy the secret again and paste it here. During a rotation, paste both secrets with a space between them.`,
+      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app ([open it](${APP_ORIGIN})) under Profile, API, Webhooks; it starts with \`whsec_\`. The service cannot check a secret when you connect, so a mistyped one shows only when a list finishes: the step then reads the job with the API key, returns its rows and says so in its note (Completion Message Verified = false). If that happens, open Profile, API, Webhooks, copy the secret again and paste it here. During a rotation, paste both secrets with a space between them.`,
     },
   ],
   test,

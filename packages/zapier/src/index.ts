@@ -8,7 +8,7 @@ import verifyEmail from './creates/verify-email';
 import verifyListAndWait from './creates/verify-list-and-wait';
 import verifyFileAndWait from './creates/verify-file-and-wait';
 import findJob from './searches/find-job';
-import getJobResults from './searches/get-job-results';
+import findJobResults from './searches/find-job-results';
 import jobFinished from './triggers/job-finished';
 import recentJobs from './triggers/recent-jobs';
 
@@ -29,7 +29,7 @@ export default defineApp({
   },
   searches: {
     [findJob.key]: findJob,
-    [getJobResults.key]: getJobResults,
+    [findJobResults.key]: findJobResults,
   },
   creates: {
     [verifyEmail.key]: verifyEmail,

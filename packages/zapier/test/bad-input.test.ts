@@ -220,6 +220,15 @@ it.each(badCells)(
   },
 );
 
+it('Verify Email Address: josé@... is told what is wrong (the name before the @), not to fix its domain', async () => {
+  const counter = requestCounter();
+  const out = await run(steps.verify, list({ email: 'josé@acme-corp.com' }));
+  expect(counter.count()).toBe(0);
+  expect(out).toMatchObject({ group: 'invalid', credits_used: 0 });
+  expect(out.reason).toMatch(/non-ASCII character .* before the @/);
+  expect(out.reason).not.toMatch(/domain|xn--/);
+});
+
 it('Verify Email Address: a bad cell with no connection still errors (the connection is the problem)', async () => {
   const counter = requestCounter();
   const error = await zapierError(run(steps.verify, { authData: {}, inputData: { email: 'ada@@acme' } }));

@@ -108,8 +108,8 @@ const sample = {
 };
 
 export default defineSearch({
-  key: 'get_job_results',
-  noun: 'Job Results',
+  key: 'find_job_results',
+  noun: 'Job Result',
   display: {
     label: READ_RESULTS_LABEL,
     description: `Finds the results of a bulk job as line items (also while it is still running, and the rows verified before a job failed), optionally only one group: up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows per step from Start at Row, with the Next Start Row when more follow. An unknown job finds nothing.`,
