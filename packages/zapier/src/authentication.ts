@@ -24,7 +24,10 @@ function text(value: unknown): string | undefined {
  * Names the connected account (Zapier check D003: the label must tell connections apart, never hold a
  * secret). The spec shows only plan and credits and says a few further fields are "not shown", so
  * each field is read defensively: name (or company) and email when present, else the account ID, else the plan,
- * which at least says what was connected.
+ * which at least says what was connected. With none of them the label is empty, so Zapier's own name
+ * applies (the app's name, "#2" for a second connection): a constant would be an app name again, which
+ * Zapier already puts in every label ("it is redundant to add any hard coded app name",
+ * https://docs.zapier.com/platform/build/connection-label).
  */
 export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
   const account = bundle.inputData ?? {};
@@ -35,7 +38,7 @@ export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Accoun
   const id = text(account.account_id) ?? text(account.id);
   if (id) return `Account ${id}`;
   const plan = text(account.plan);
-  return plan ? `Account on the ${plan} plan` : 'Email verification account';
+  return plan ? `Account on the ${plan} plan` : '';
 }
 
 export const authentication = {

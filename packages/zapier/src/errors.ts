@@ -35,6 +35,7 @@ const FIELD_LABELS: Record<string, string> = {
   sheet: 'Sheet',
   start_row: 'Start at Row',
   max_addresses: 'Most Addresses to Send',
+  minimum_credits: 'Minimum Credits',
 };
 
 /** Used when the service asks to wait but does not say how long. */

@@ -26,6 +26,13 @@ const listSteps = [
 ] as const;
 
 const cases: Case[] = [
+  {
+    name: 'Get Credit Balance: Minimum Credits not a whole number',
+    step: steps.credits,
+    bundle: list({ minimum_credits: '-3' }),
+    field: 'minimum_credits',
+    says: /Minimum Credits must be a whole number/,
+  },
   ...listSteps.flatMap(([label, step]) => [
     { name: `${label}: no addresses`, step, bundle: list({}), field: 'emails', says: /address/ },
     {

@@ -146,7 +146,11 @@ const CONTRACT: Record<string, ContractShape> = {
     complete: false,
     lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
   },
-  get_credit_balance: { schema: 'CreditBalance', added: [], complete: true },
+  get_credit_balance: {
+    schema: 'CreditBalance',
+    added: ['minimum_credits', 'enough_credits', 'credits_short'],
+    complete: true,
+  },
   job_finished: { schema: 'Job', added: ['id', ...OUTCOME_FIELDS], complete: true },
   recent_jobs: { schema: 'JobListItem', added: ['id', 'label'], complete: true },
 };
@@ -295,6 +299,14 @@ describe.each(cases)('%s', (_name, kind, def) => {
       expect(source?.operation.sample).toHaveProperty(labelField!);
     }
   });
+
+  if (kind !== 'triggers') {
+    // D022. Zapier: "Actions require an input form, as they always need a way for users to send data to
+    // your app's API" (https://docs.zapier.com/integrations/build/add-fields). A Copy field is not input.
+    it('has at least one input field a user fills (D022)', () => {
+      expect((op.inputFields ?? []).filter((f) => f.type !== 'copy').length).toBeGreaterThan(0);
+    });
+  }
 
   if (kind === 'searches') {
     // D009: a search has a field to search by. Zapier's search guide: the name starts with a verb such
