@@ -36,6 +36,7 @@ const FIELD_LABELS: Record<string, string> = {
   start_row: 'Start at Row',
   max_addresses: 'Most Addresses to Send',
   minimum_credits: 'Minimum Credits',
+  threshold: 'Threshold',
 };
 
 /** Used when the service asks to wait but does not say how long. */

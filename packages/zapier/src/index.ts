@@ -9,6 +9,7 @@ import verifyListAndWait from './creates/verify-list-and-wait';
 import verifyFileAndWait from './creates/verify-file-and-wait';
 import findJob from './searches/find-job';
 import findJobResults from './searches/find-job-results';
+import creditBalanceBelow from './triggers/credit-balance-below';
 import jobFinished from './triggers/job-finished';
 import recentJobs from './triggers/recent-jobs';
 
@@ -24,6 +25,7 @@ export default defineApp({
     skipHttpPatch: true,
   },
   triggers: {
+    [creditBalanceBelow.key]: creditBalanceBelow,
     [jobFinished.key]: jobFinished,
     [recentJobs.key]: recentJobs,
   },

@@ -151,6 +151,11 @@ const CONTRACT: Record<string, ContractShape> = {
     added: ['minimum_credits', 'enough_credits', 'credits_short'],
     complete: true,
   },
+  credit_balance_below: {
+    schema: 'CreditBalance',
+    added: ['id', 'threshold', 'below_since', 'credits_short'],
+    complete: true,
+  },
   job_finished: { schema: 'Job', added: ['id', ...OUTCOME_FIELDS], complete: true },
   recent_jobs: { schema: 'JobListItem', added: ['id', 'label'], complete: true },
 };
@@ -231,7 +236,7 @@ it('the app defines exactly its six actions, two searches and two triggers, by k
     'verify_list_and_wait',
   ]);
   expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'find_job_results']);
-  expect(Object.keys(App.triggers).sort()).toEqual(['job_finished', 'recent_jobs']);
+  expect(Object.keys(App.triggers).sort()).toEqual(['credit_balance_below', 'job_finished', 'recent_jobs']);
 });
 
 // A published app's keys never change (a renamed key breaks users' Zaps), so files follow keys.

@@ -293,6 +293,13 @@ const happyPaths: Record<string, () => Promise<void>> = {
       await run(steps.credits, { authData: auth(), inputData: {} }),
       true,
     );
+    // A threshold above any balance here: the account is below it, so the poll returns its item.
+    record(
+      'credit_balance_below',
+      'below threshold',
+      await run(steps.below, { authData: auth(), inputData: { threshold: '100000000' } }),
+      true,
+    );
     const other = sb.addAccount({
       id: 'acct_live_revoke',
       plan: 'pro',
