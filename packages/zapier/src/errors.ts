@@ -37,6 +37,7 @@ const FIELD_LABELS: Record<string, string> = {
   max_addresses: 'Most Addresses to Send',
   minimum_credits: 'Minimum Credits',
   threshold: 'Threshold',
+  reverify_after_days: 'Verify Again After (Days)',
 };
 
 /** Used when the service asks to wait but does not say how long. */

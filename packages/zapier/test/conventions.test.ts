@@ -122,6 +122,7 @@ const CONTRACT: Record<string, ContractShape> = {
       'unique_count',
       'malformed_removed',
       'counts',
+      'answered_at',
       'note',
     ],
     complete: false,
