@@ -22,6 +22,8 @@ export type {
   PostOptions,
 } from './bulk';
 export type { ResultsWindow, ResultsWindowOptions, RowsOnlyWindow, WindowEnd } from './results-window';
+export { readPositionWindow } from './position-window';
+export type { PositionWindow, PositionWindowOptions } from './position-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
 export * from './types';
 

@@ -51,6 +51,7 @@ const PUBLIC = [
   'badInputVerdict',
   'nextSend',
   'rememberRun',
+  'readPositionWindow',
   'assertApiKey',
   'assertWebhookSecret',
   'baseUrlProblem',

@@ -134,7 +134,7 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
     );
 
     const [results] = await run<ListResults[]>(
-      step(searches.get_job_results.operation.perform, 'get_job_results'),
+      step(searches.find_job_results.operation.perform, 'find_job_results'),
       {
         authData,
         inputData: { job_id: waiting.job_id, group: 'safe_to_send' },

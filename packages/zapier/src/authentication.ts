@@ -1,7 +1,7 @@
 import { assertWebhookSecret, type Account } from '@evf/client';
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from './client';
-import { API_KEYS_URL, WEBHOOKS_SETTINGS_URL } from './config';
+import { APP_ORIGIN } from './config';
 import { mapErrors } from './errors';
 
 /**
@@ -24,7 +24,10 @@ function text(value: unknown): string | undefined {
  * Names the connected account (Zapier check D003: the label must tell connections apart, never hold a
  * secret). The spec shows only plan and credits and says a few further fields are "not shown", so
  * each field is read defensively: name (or company) and email when present, else the account ID, else the plan,
- * which at least says what was connected.
+ * which at least says what was connected. With none of them the label is empty, so Zapier's own name
+ * applies (the app's name, "#2" for a second connection): a constant would be an app name again, which
+ * Zapier already puts in every label ("it is redundant to add any hard coded app name",
+ * https://docs.zapier.com/platform/build/connection-label).
  */
 export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Account>>): Promise<string> {
   const account = bundle.inputData ?? {};
@@ -35,7 +38,7 @@ export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Accoun
   const id = text(account.account_id) ?? text(account.id);
   if (id) return `Account ${id}`;
   const plan = text(account.plan);
-  return plan ? `Account on the ${plan} plan` : 'Email verification account';
+  return plan ? `Account on the ${plan} plan` : '';
 }
 
 export const authentication = {
@@ -46,14 +49,14 @@ export const authentication = {
       label: 'API Key',
       type: 'password',
       required: true,
-      helpText: `Create a key in the app under Profile, then API ([open it](${API_KEYS_URL})). It starts with \`evf_\` and is shown once, so paste it right away.`,
+      helpText: `Create a key in the app ([open it](${APP_ORIGIN})) under Profile, then API. It starts with \`evf_\` and is shown once, so paste it right away.`,
     },
     {
       key: 'webhook_secret',
       label: 'Webhook Signing Secret',
       type: 'password',
       required: false,
-      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app under Profile, API, Webhooks ([open it](${WEBHOOKS_SETTINGS_URL})); it starts with \`whsec_\`. The service cannot check a secret when you connect, so a mistyped one shows only when a list finishes: the step then reads the job with the API key, returns its rows and says so in its note (Completion Message Verified = false). If that happens, open Profile, API, Webhooks, copy the secret again and paste it here. During a rotation, paste both secrets with a space between them.`,
+      helpText: `Optional but recommended: lets "Verify List and Wait for Results" prove a completion message really came from the service. Copy it in the app ([open it](${APP_ORIGIN})) under Profile, API, Webhooks; it starts with \`whsec_\`. The service cannot check a secret when you connect, so a mistyped one shows only when a list finishes: the step then reads the job with the API key, returns its rows and says so in its note (Completion Message Verified = false). If that happens, open Profile, API, Webhooks, copy the secret again and paste it here. During a rotation, paste both secrets with a space between them.`,
     },
   ],
   test,

@@ -64,8 +64,9 @@ declare const __EVF_RELEASE_APP_ORIGIN__: string | undefined;
 /** Development builds and tests only: a reserved name (RFC 2606) that a release can never carry. */
 const DEVELOPMENT_APP_ORIGIN = 'https://app.emailverify.example';
 
-/** Where users manage keys and the webhook secret in the service's web app. */
+/**
+ * The web app users sign in to. Help links go here and name the page in words ("Profile, then API",
+ * as the spec does): the spec gives no page addresses, and a guessed path would be a dead link.
+ */
 export const APP_ORIGIN: string =
   typeof __EVF_RELEASE_APP_ORIGIN__ === 'string' ? __EVF_RELEASE_APP_ORIGIN__ : DEVELOPMENT_APP_ORIGIN;
-export const API_KEYS_URL = `${APP_ORIGIN}/profile/api`;
-export const WEBHOOKS_SETTINGS_URL = `${APP_ORIGIN}/profile/api/webhooks`;

@@ -35,6 +35,9 @@ const FIELD_LABELS: Record<string, string> = {
   sheet: 'Sheet',
   start_row: 'Start at Row',
   max_addresses: 'Most Addresses to Send',
+  minimum_credits: 'Minimum Credits',
+  threshold: 'Threshold',
+  reverify_after_days: 'Verify Again After (Days)',
 };
 
 /** Used when the service asks to wait but does not say how long. */
@@ -59,10 +62,25 @@ export function isNotFound(err: unknown): err is ApiError {
  */
 export type ErrorPlace = 'step' | 'connection';
 
+/**
+ * The service's reason without sentences about HTTP headers ("Wait until the time in
+ * X-RateLimit-Reset."): they speak to a programmer, and in a Zap the app has already read the header
+ * and says what it means (Zapier waits and runs the step again).
+ */
+export function reasonForUsers(err: unknown): string | undefined {
+  const reason = errorReason(err);
+  if (!reason) return undefined;
+  const kept = (reason.match(/[^.!?]+[.!?]*\s*/g) ?? [reason])
+    .filter((sentence) => !/\bheaders?\b|\bX-[A-Za-z-]+|\bRetry-After\b/i.test(sentence))
+    .join('')
+    .trim();
+  return kept || undefined;
+}
+
 /** "What happened (HTTP n). The service said: reason" then the Zapier advice. */
 function describe(what: string, err: unknown, advice = ''): string {
   const status = errorStatus(err);
-  const reason = errorReason(err);
+  const reason = reasonForUsers(err);
   const said = reason ? ` The service said: "${reason}"` : '';
   const tail = advice ? ` ${advice}` : '';
   return `${what}${status === undefined ? '' : ` (HTTP ${status})`}.${said}${tail}`;
@@ -162,20 +180,28 @@ const BY_STATUS: Record<number, StatusRule> = {
   422: refusedInput,
   // A new key helps only here: Zapier marks the connection expired and asks the user to reconnect
   // (custom auth has no refresh step, so RefreshAuthError could not help).
-  401: (z, err, connecting) =>
-    new z.errors.ExpiredAuthError(
+  401: (z, err, connecting) => {
+    // The service's reason may already say where keys are made; the advice then says only what is
+    // left to do in Zapier, so no message says the same thing twice.
+    const saysWhere = /Profile/i.test(reasonForUsers(err) ?? '');
+    return new z.errors.ExpiredAuthError(
       connecting
         ? describe(
             'The service refused this API key',
             err,
-            'Copy the key again in the app under Profile, then API (it starts with evf_ and is shown only once: create a new one if you no longer have it), and paste it here.',
+            saysWhere
+              ? 'Then paste it here (it starts with evf_ and is shown only once).'
+              : 'Copy the key again in the app under Profile, then API (it starts with evf_ and is shown only once: create a new one if you no longer have it), and paste it here.',
           )
         : describe(
             "The service refused this connection's API key",
             err,
-            'Create a key in the app under Profile, then API, reconnect the account in Zapier with it, and turn the Zap on again if Zapier switched it off.',
+            saysWhere
+              ? 'Then reconnect the account in Zapier with the new key, and turn the Zap on again if Zapier switched it off.'
+              : 'Create a key in the app under Profile, then API, reconnect the account in Zapier with it, and turn the Zap on again if Zapier switched it off.',
           ),
-    ),
+    );
+  },
   // Halted: nothing the Zap can do helps until the user acts outside it, and a halted run is never
   // replayed on its own (an automatic replay could charge twice).
   402: (z, err) =>
@@ -184,7 +210,7 @@ const BY_STATUS: Record<number, StatusRule> = {
         'The account has too few credits for this step',
         err,
         // The service's reason already says how to get credits; repeating it would say it twice.
-        errorReason(err)
+        reasonForUsers(err)
           ? 'Replay this run from your Zap history once the balance covers it.'
           : 'Buy credits or a plan in the app, then replay this run from your Zap history.',
       ),

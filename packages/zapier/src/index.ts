@@ -8,7 +8,8 @@ import verifyEmail from './creates/verify-email';
 import verifyListAndWait from './creates/verify-list-and-wait';
 import verifyFileAndWait from './creates/verify-file-and-wait';
 import findJob from './searches/find-job';
-import getJobResults from './searches/get-job-results';
+import findJobResults from './searches/find-job-results';
+import creditBalanceBelow from './triggers/credit-balance-below';
 import jobFinished from './triggers/job-finished';
 import recentJobs from './triggers/recent-jobs';
 
@@ -24,12 +25,13 @@ export default defineApp({
     skipHttpPatch: true,
   },
   triggers: {
+    [creditBalanceBelow.key]: creditBalanceBelow,
     [jobFinished.key]: jobFinished,
     [recentJobs.key]: recentJobs,
   },
   searches: {
     [findJob.key]: findJob,
-    [getJobResults.key]: getJobResults,
+    [findJobResults.key]: findJobResults,
   },
   creates: {
     [verifyEmail.key]: verifyEmail,

@@ -1,5 +1,6 @@
 import {
   isJobStopped,
+  readPositionWindow,
   withCategory,
   type CategoryFields,
   type EmailVerificationClient,
@@ -90,5 +91,46 @@ export async function collectRows(
     end: window.end,
     running: !isJobStopped({ ...window.job, status: window.status }),
     note: noteFor(window.end, window.job, window.status, first, next ?? first, rows.length),
+  };
+}
+
+/**
+ * Find Bulk Job Results' window: rows Start at Row to Start at Row + size - 1 by position, whatever the
+ * group filter keeps of them, so a Looping by Zapier step over fixed values (1, 5001, 10001, ...) reads
+ * every row once with or without a group. Its pages and the job are read at once: on a service answering
+ * in 9 s the whole window still fits one step.
+ */
+export async function collectWindow(
+  client: EmailVerificationClient,
+  jobId: string,
+  options: { size: number; deadline: number; group?: Group; startRow: number },
+): Promise<CollectedRows> {
+  const first = options.startRow;
+  const window = await readPositionWindow(
+    client,
+    jobId,
+    { startRow: first - 1, size: options.size, group: options.group, deadline: options.deadline },
+    Date.now,
+  );
+  const next = window.nextStartRow === null ? null : window.nextStartRow + 1;
+  const rows = window.rows.map((row) => withCategory(row));
+  const last = first + window.rowsRead - 1;
+  const read = window.rowsRead > 0 ? `Rows ${first} to ${last} were read (${rows.length} returned).` : '';
+  const notes: Record<WindowEnd, string> = {
+    complete: '',
+    max_rows: `${read} The rows from ${next} on follow: run this search with Start at Row = ${next} (a Looping by Zapier step over 1, ${(options.size + 1).toLocaleString('en-US')}, ${(2 * options.size + 1).toLocaleString('en-US')}, ... reads each row once).`,
+    time: `${read} Reading stopped before row ${next} to finish within Zapier's 30-second step limit: run this search again with Start at Row = ${next} for the rest of this window.`,
+    running: `Job ${window.job.job_id} is still ${window.status} (${window.job.processed} of ${window.job.total_emails} addresses verified when read): these are the rows stored so far, not the whole job. ${read} Rows from ${next} on are not stored yet: once the "Bulk Job Finished" trigger fires, read on with Start at Row = ${next}.`,
+  };
+  return {
+    job: window.job,
+    rows,
+    scanned: window.rowsRead,
+    startRow: first,
+    nextStartRow: next,
+    truncated: window.end !== 'complete',
+    end: window.end,
+    running: !isJobStopped({ ...window.job, status: window.status }),
+    note: notes[window.end].replace(/\s{2,}/g, ' ').trim(),
   };
 }

@@ -26,6 +26,13 @@ const listSteps = [
 ] as const;
 
 const cases: Case[] = [
+  {
+    name: 'Get Credit Balance: Minimum Credits not a whole number',
+    step: steps.credits,
+    bundle: list({ minimum_credits: '-3' }),
+    field: 'minimum_credits',
+    says: /Minimum Credits must be a whole number/,
+  },
   ...listSteps.flatMap(([label, step]) => [
     { name: `${label}: no addresses`, step, bundle: list({}), field: 'emails', says: /address/ },
     {
@@ -219,6 +226,15 @@ it.each(badCells)(
     for (const key of Object.keys(verifyEmailSample)) expect(out).toHaveProperty(key);
   },
 );
+
+it('Verify Email Address: josé@... is told what is wrong (the name before the @), not to fix its domain', async () => {
+  const counter = requestCounter();
+  const out = await run(steps.verify, list({ email: 'josé@acme-corp.com' }));
+  expect(counter.count()).toBe(0);
+  expect(out).toMatchObject({ group: 'invalid', credits_used: 0 });
+  expect(out.reason).toMatch(/non-ASCII character .* before the @/);
+  expect(out.reason).not.toMatch(/domain|xn--/);
+});
 
 it('Verify Email Address: a bad cell with no connection still errors (the connection is the problem)', async () => {
   const counter = requestCounter();

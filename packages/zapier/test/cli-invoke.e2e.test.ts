@@ -90,7 +90,7 @@ it('runs the auth test, every trigger, search and create through zapier-platform
   await eventually(() => sb.job(jobId)?.terminal, 20_000);
   const [job] = await invoke('search', 'find_job', { job_id: jobId });
   expect(job).toMatchObject({ job_id: jobId, terminal: true });
-  const [results] = await invoke('search', 'get_job_results', { job_id: jobId, start_row: 1 });
+  const [results] = await invoke('search', 'find_job_results', { job_id: jobId, start_row: 1 });
   expect(results).toMatchObject({ returned_rows: 2, truncated: false, next_start_row: null });
 
   const finished = await invoke('trigger', 'job_finished');

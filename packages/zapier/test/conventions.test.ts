@@ -122,13 +122,14 @@ const CONTRACT: Record<string, ContractShape> = {
       'unique_count',
       'malformed_removed',
       'counts',
+      'answered_at',
       'note',
     ],
     complete: false,
   },
   revoke_api_key: { schema: null, added: ['key_id', 'revoked', 'result', 'message'], complete: false },
   find_job: { schema: 'Job', added: OUTCOME_FIELDS, complete: true },
-  get_job_results: {
+  find_job_results: {
     schema: 'Job',
     added: [
       ...OUTCOME_FIELDS,
@@ -146,7 +147,16 @@ const CONTRACT: Record<string, ContractShape> = {
     complete: false,
     lineItems: { results: { schema: 'ResultRow', added: CATEGORY_FIELDS } },
   },
-  get_credit_balance: { schema: 'CreditBalance', added: [], complete: true },
+  get_credit_balance: {
+    schema: 'CreditBalance',
+    added: ['minimum_credits', 'enough_credits', 'credits_short'],
+    complete: true,
+  },
+  credit_balance_below: {
+    schema: 'CreditBalance',
+    added: ['id', 'threshold', 'below_since', 'credits_short'],
+    complete: true,
+  },
   job_finished: { schema: 'Job', added: ['id', ...OUTCOME_FIELDS], complete: true },
   recent_jobs: { schema: 'JobListItem', added: ['id', 'label'], complete: true },
 };
@@ -226,8 +236,8 @@ it('the app defines exactly its six actions, two searches and two triggers, by k
     'verify_file_and_wait',
     'verify_list_and_wait',
   ]);
-  expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'get_job_results']);
-  expect(Object.keys(App.triggers).sort()).toEqual(['job_finished', 'recent_jobs']);
+  expect(Object.keys(App.searches).sort()).toEqual(['find_job', 'find_job_results']);
+  expect(Object.keys(App.triggers).sort()).toEqual(['credit_balance_below', 'job_finished', 'recent_jobs']);
 });
 
 // A published app's keys never change (a renamed key breaks users' Zaps), so files follow keys.
@@ -296,6 +306,14 @@ describe.each(cases)('%s', (_name, kind, def) => {
     }
   });
 
+  if (kind !== 'triggers') {
+    // D022. Zapier: "Actions require an input form, as they always need a way for users to send data to
+    // your app's API" (https://docs.zapier.com/integrations/build/add-fields). A Copy field is not input.
+    it('has at least one input field a user fills (D022)', () => {
+      expect((op.inputFields ?? []).filter((f) => f.type !== 'copy').length).toBeGreaterThan(0);
+    });
+  }
+
   if (kind === 'searches') {
     // D009: a search has a field to search by. Zapier's search guide: the name starts with a verb such
     // as Find, the description with "Finds" (https://docs.zapier.com/platform/build/search).
@@ -303,6 +321,14 @@ describe.each(cases)('%s', (_name, kind, def) => {
       expect((op.inputFields ?? []).filter((f) => f.required).length).toBeGreaterThan(0);
       expect(def.display.label).toMatch(/^Find /);
       expect(def.display.description).toMatch(/^Finds /);
+    });
+
+    // Keys freeze at first publish, so the key says what the step does (a Find, not a "get"), and the
+    // noun is "A single noun that describes what this action searches"
+    // (https://docs.zapier.com/platform/build/search): singular, as Zapier builds sentences from it.
+    it('has a find_ key and a singular noun', () => {
+      expect(def.key).toMatch(/^find_/);
+      expect(def.noun).not.toMatch(/(?<!s)s$/);
     });
   }
 
@@ -432,4 +458,21 @@ describe('Revoke API Key before publishing', () => {
       /Typed by hand: the service offers no list of keys/,
     );
   });
+});
+
+// Help links go only to pages that exist: the service's web app (its origin; the spec names its pages,
+// "Profile, then API", but gives no paths, so none is guessed) and Zapier's own docs.
+it('links in help and descriptions go to the web app itself or to docs.zapier.com, never a guessed path', async () => {
+  const { APP_ORIGIN } = await import('../src/config');
+  const texts: string[] = [];
+  for (const field of (App.authentication?.fields ?? []) as { helpText?: string }[])
+    texts.push(field.helpText ?? '');
+  for (const { def } of definitions) {
+    texts.push(def.display.description ?? '');
+    for (const field of def.operation.inputFields ?? []) texts.push(field.helpText ?? '');
+  }
+  const links = texts.flatMap((text) => [...text.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!));
+  expect(links.length).toBeGreaterThan(0);
+  for (const link of links)
+    expect(link === APP_ORIGIN || link.startsWith('https://docs.zapier.com/')).toBe(true);
 });

@@ -32,8 +32,12 @@ export const steps = {
   ),
   revoke: callable(App.creates.revoke_api_key.operation.perform, 'revoke_api_key.perform'),
   findJob: callable(App.searches.find_job.operation.perform, 'find_job.perform'),
-  results: callable(App.searches.get_job_results.operation.perform, 'get_job_results.perform'),
+  results: callable(App.searches.find_job_results.operation.perform, 'find_job_results.perform'),
   credits: callable(App.creates.get_credit_balance.operation.perform, 'get_credit_balance.perform'),
+  below: callable(
+    (App.triggers.credit_balance_below.operation as { perform?: unknown }).perform,
+    'credit_balance_below.perform',
+  ),
   finished: callable(
     (App.triggers.job_finished.operation as { perform?: unknown }).perform,
     'job_finished.perform',

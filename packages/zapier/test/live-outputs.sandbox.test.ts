@@ -171,13 +171,13 @@ const happyPaths: Record<string, () => Promise<void>> = {
       true,
     );
     record(
-      'get_job_results',
+      'find_job_results',
       'all rows',
       await run(steps.results, { authData: auth(), inputData: { job_id: submitted.job_id } }),
       true,
     );
     record(
-      'get_job_results',
+      'find_job_results',
       'one group',
       await run(steps.results, { authData: auth(), inputData: { job_id: submitted.job_id, group: 'risky' } }),
     );
@@ -205,7 +205,7 @@ const happyPaths: Record<string, () => Promise<void>> = {
       /failed after verifying 2 of 6 addresses.*the rows this step reads/,
     );
     expect(failedRows.failure_note).not.toMatch(/Find Bulk Job Results/);
-    record('get_job_results', 'failed job', [failedRows]);
+    record('find_job_results', 'failed job', [failedRows]);
 
     const finished = await run(steps.finished, { authData: auth(), inputData: {} });
     const byId = new Map(finished.map((j: Record<string, unknown>) => [j.id, j]));
@@ -291,6 +291,13 @@ const happyPaths: Record<string, () => Promise<void>> = {
       'get_credit_balance',
       'balance',
       await run(steps.credits, { authData: auth(), inputData: {} }),
+      true,
+    );
+    // A threshold above any balance here: the account is below it, so the poll returns its item.
+    record(
+      'credit_balance_below',
+      'below threshold',
+      await run(steps.below, { authData: auth(), inputData: { threshold: '100000000' } }),
       true,
     );
     const other = sb.addAccount({

@@ -33,7 +33,9 @@ describe('authentication', () => {
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: 42 })).toBe(
       'Account on the pro plan',
     );
-    expect(await label({ plan: { tier: 'x' }, credits: 5 })).toBe('Email verification account');
+    // Nothing names the account: empty, so Zapier's own label (the app's name, #2, ...) applies
+    // instead of a constant that only repeats the app's name.
+    expect(await label({ plan: { tier: 'x' }, credits: 5 })).toBe('');
   });
 
   it('trims a pasted key (a trailing newline is never part of a key) and sends it that way', async () => {
@@ -421,6 +423,23 @@ describe('Get Credit Balance', () => {
     replyWith(api().get('/v1/account/credits'), 'credits.200');
     const out: any = await run(steps.credits, bundle());
     assertMatches('CreditBalance', out);
+    // Empty Minimum Credits is what one check costs.
+    expect(out).toMatchObject({ minimum_credits: 1, enough_credits: out.credits >= 1 });
+  });
+
+  it('says whether the balance covers Minimum Credits, and by how much it falls short (D022)', async () => {
+    replyWith(api().get('/v1/account/credits'), 'credits.200');
+    const { credits }: any = await run(steps.credits, bundle());
+    replyWith(api().get('/v1/account/credits'), 'credits.200');
+    const short: any = await run(steps.credits, bundle({ minimum_credits: String(credits + 250) }));
+    expect(short).toMatchObject({
+      minimum_credits: credits + 250,
+      enough_credits: false,
+      credits_short: 250,
+    });
+    replyWith(api().get('/v1/account/credits'), 'credits.200');
+    const covered: any = await run(steps.credits, bundle({ minimum_credits: credits }));
+    expect(covered).toMatchObject({ enough_credits: true, credits_short: 0 });
   });
 });
 

@@ -47,6 +47,7 @@ const R_DOMAIN_LABEL = -12;
 const R_DOMAIN_NO_DOT = -13;
 const R_TLD = -14;
 const R_NON_ASCII = -15;
+const R_LOCAL_NON_ASCII = -17;
 /** Whitespace, comma or semicolon: the caller may be holding several addresses in one string. */
 export const SCAN_SEPARATOR = -16;
 
@@ -65,7 +66,10 @@ const REASONS: Record<number, string> = {
   [R_DOMAIN_LABEL]: 'has an empty, over-long or hyphen-edged part in its domain',
   [R_DOMAIN_NO_DOT]: 'has a domain without a dot (like "example.com")',
   [R_TLD]: 'does not end in a real top-level domain (like .com)',
-  [R_NON_ASCII]: 'has non-ASCII characters (write the domain in its xn-- form)',
+  [R_NON_ASCII]: 'has non-ASCII characters in its domain (write the domain in its xn-- form)',
+  // Only a domain has an ASCII spelling (xn--); a name like josé has none, so the fix is not the domain.
+  [R_LOCAL_NON_ASCII]:
+    'has a non-ASCII character (such as é or ü) before the @, which the service cannot check; only the owner can give a plain-ASCII address',
   [SCAN_SEPARATOR]: 'contains a space, comma or semicolon (one address per cell or line)',
 };
 
@@ -98,7 +102,7 @@ export function scanEmail(s: string, out?: ScanHash): number {
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === 64 /* @ */) break;
-    if (c >= 128) return R_NON_ASCII;
+    if (c >= 128) return R_LOCAL_NON_ASCII;
     const f = TABLE[c]!;
     if (c === 46 /* . */) {
       if (prevDot) return R_LOCAL_DOT;

@@ -40,6 +40,7 @@ import { readableTime } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
 type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & {
+  reverify_after_days?: unknown;
   file?: unknown;
   column?: unknown;
   sheet?: unknown;
@@ -74,6 +75,33 @@ function notSentReason(unsentAfter: string | undefined, overOneJob: boolean): st
   if (overOneJob)
     return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
   return "not sent yet: over today's allowance; run this step again later (rows already verified are not sent again)";
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Verify Again After (Days): answers older than this are not reused; empty reuses them for as long as
+ * they are remembered. At least 1 day, so a replay of the same run (Zapier replays minutes or hours
+ * later) still reuses what it paid for and never charges the list twice.
+ */
+function reverifyAfterDays(value: unknown): number | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  const n = Number(text.trim());
+  if (Number.isSafeInteger(n) && n >= 1 && n <= 30) return n;
+  throw new InputError(
+    'reverify_after_days',
+    'range',
+    'Verify Again After (Days) must be a whole number from 1 to 30, or empty to reuse answers this step already paid for. Nothing was sent or charged.',
+  );
+}
+
+/** When the answers of the remembered jobs were made: the latest job end (else start), or undefined. */
+function answeredAt(jobs: Job[]): string | undefined {
+  const times = jobs
+    .map((job) => Date.parse(job.completed_at ?? job.created_at ?? ''))
+    .filter((t) => Number.isFinite(t));
+  return times.length ? new Date(Math.max(...times)).toISOString() : undefined;
 }
 
 /** Zapier's callback URL stays valid for 30 days; the list's jobs are remembered as long. */
@@ -314,7 +342,9 @@ async function finish(
     unique_count: preflight.unique.length,
     malformed_removed: preflight.malformed.length,
     counts: countByGroup(rows),
-    note: notes.join(' '),
+    // When the answers were made (the latest job's end): a rerun that reuses them shows their age.
+    answered_at: answeredAt(jobs) ?? null,
+    note: notes.filter(Boolean).join(' '),
   };
 }
 
@@ -336,6 +366,13 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) => {
   }
 });
 
+/** Where reused answers come from, and the way to fresh ones. */
+function reusedWords(at: string | undefined): string {
+  return at
+    ? `These answers are from ${readableTime(at)}; set Verify Again After (Days) to verify answers older than that many days again.`
+    : '';
+}
+
 const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   // Zapier stops the step at 30 s: every request below, retries and waits included, fits before this.
   const deadline = stepDeadline();
@@ -347,13 +384,14 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     };
   }
   const input = bundle.inputData;
+  const reverifyDays = reverifyAfterDays(input.reverify_after_days);
   const file = await downloadTableFile(z, input.file);
   const table = readTableFile(file, input.column, input.sheet);
   const sheet = { file, table };
   const options = jobOptionsFromInput(input);
   const { preflight, key } = preflightOf(table, options.name);
   const cache = cacheOf(z);
-  const earlier = remembered(await cache.get(key, SCOPE));
+  let earlier = remembered(await cache.get(key, SCOPE));
   if (earlier.submitting_since) {
     throw new z.errors.HaltedError(
       `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, give it another List Name.`,
@@ -362,6 +400,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const client = clientFor(z, bundle);
   const done = new Set<string>();
   let earlierRead: RowsRead | undefined;
+  let reused: string | undefined;
   if (earlier.job_ids.length) {
     earlierRead = await readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
     const running = earlierRead.jobs.find((job) => !isJobStopped(job));
@@ -370,13 +409,28 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
         `This list was already submitted by an earlier run (job ${running.job_id}, ${running.status}, ${running.processed} of ${running.total_emails} verified). Nothing was submitted again; run this step once that job has finished to get its results file.`,
       );
     }
+    const at = answeredAt(earlierRead.jobs);
+    if (
+      reverifyDays !== undefined &&
+      at !== undefined &&
+      Date.parse(at) < Date.now() - reverifyDays * DAY_MS
+    ) {
+      // The user chose fresh answers past this age: the list is verified (and charged) again, and the
+      // new jobs replace the old ones in the memory.
+      earlier = { job_ids: [], job_sizes: [] };
+      earlierRead = undefined;
+    } else {
+      reused = at;
+    }
+  }
+  if (earlierRead) {
     for (const row of earlierRead.rows) done.add(row.email.toLowerCase());
     if (!earlierRead.readAll) {
       return finish(
         z,
         bundle,
         earlierRead,
-        ['This list was submitted by an earlier run; nothing was submitted again.'],
+        ['This list was submitted by an earlier run; nothing was submitted again.', reusedWords(reused)],
         { sheet },
       );
     }
@@ -387,7 +441,10 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       z,
       bundle,
       earlierRead,
-      ['Every address was verified by an earlier run of this step; nothing was submitted again.'],
+      [
+        'Every address was verified by an earlier run of this step; nothing was submitted again.',
+        reusedWords(reused),
+      ],
       { sheet },
     );
   }
@@ -552,6 +609,7 @@ const sample = {
   job_status: 'completed',
   job_failed: false,
   complete: true,
+  answered_at: '2026-01-15T10:32:00.000Z',
   results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
   results_file_name: 'leads-verified.csv',
   column_used: 'Email',
@@ -603,6 +661,14 @@ export default defineCreate({
           'XLSX files only: the sheet to read, by its tab name (e.g. `Leads`) or its position (1 is the first tab, hidden ones counted). Leave empty to read the first visible sheet.',
       },
       ...listInputFields.filter((f) => f.key !== 'emails' && f.key !== 'emails_text'),
+      {
+        key: 'reverify_after_days',
+        label: 'Verify Again After (Days)',
+        type: 'integer',
+        required: false,
+        helpText:
+          'Running this step again on the same list (same addresses and List Name) within 30 days reuses the answers it already paid for, and the note says when they were made. Set a number of days (1 to 30) to verify again, and pay again, for answers older than that; a replay of the same run hours later still reuses them.',
+      },
     ],
     perform,
     performResume,
@@ -626,6 +692,7 @@ export default defineCreate({
       field('unique_count', 'Unique Addresses', 'integer'),
       field('malformed_removed', 'Malformed Addresses (Not Charged)', 'integer'),
       ...groupCountOutputFields('counts__', 'Whole Job'),
+      field('answered_at', 'Answers Made At (Latest Job End)', 'datetime'),
       field('note', 'Note', 'string'),
     ],
   },

@@ -137,12 +137,14 @@ export function preflightOutputFields(): PlainOutputField[] {
     field('malformed_removed', 'Malformed Addresses Removed', 'integer'),
     lineItemsField('malformed', 'Malformed Addresses (Line Items)'),
     field('malformed[]email', 'Malformed Address', 'string'),
-    field('malformed[]position', 'Malformed Address Position', 'integer'),
+    // A position is the address's line number in the list as given (1 = the first address), the way a
+    // user finds it again in what they pasted or mapped.
+    field('malformed[]position', 'Malformed Address Line Number (1 = First Address)', 'integer'),
     field('malformed[]reason', 'Why It Is Malformed', 'string'),
     lineItemsField('duplicates', 'Duplicate Addresses (Line Items)'),
     field('duplicates[]email', 'Duplicate Address', 'string'),
-    field('duplicates[]position', 'Duplicate Position', 'integer'),
-    field('duplicates[]first_position', 'Position of the Kept Copy', 'integer'),
+    field('duplicates[]position', 'Duplicate Line Number (1 = First Address)', 'integer'),
+    field('duplicates[]first_position', 'Line Number of the Kept Copy', 'integer'),
   ];
 }
 

@@ -14,7 +14,7 @@ import {
   resultRowsOutputFields,
   returnedRowsOutputFields,
 } from '../fields/outputs';
-import { collectRows } from '../rows';
+import { collectWindow } from '../rows';
 import { categorizedRowSamples, completedJobSample } from '../samples';
 import { jobOutcome, pickJobFields, READ_RESULTS_LABEL, stepNote } from '../shapes';
 
@@ -58,8 +58,8 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<GetResultsInput>) =>
   const client = clientFor(z, bundle);
   let collected;
   try {
-    collected = await collectRows(client, jobId, {
-      maxRows: MAX_RESULT_ROWS,
+    collected = await collectWindow(client, jobId, {
+      size: MAX_RESULT_ROWS,
       deadline: stepDeadline(),
       group,
       startRow,
@@ -108,11 +108,11 @@ const sample = {
 };
 
 export default defineSearch({
-  key: 'get_job_results',
-  noun: 'Job Results',
+  key: 'find_job_results',
+  noun: 'Job Result',
   display: {
     label: READ_RESULTS_LABEL,
-    description: `Finds the results of a bulk job as line items (also while it is still running, and the rows verified before a job failed), optionally only one group: up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows per step from Start at Row, with the Next Start Row when more follow. An unknown job finds nothing.`,
+    description: `Finds the results of a bulk job as line items (also while it is still running, and the rows verified before a job failed), optionally only one group: rows Start at Row to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows on, with the Next Start Row when more follow. An unknown job finds nothing.`,
   },
   operation: {
     inputFields: [
@@ -136,7 +136,7 @@ export default defineSearch({
         type: 'integer',
         required: false,
         default: '1',
-        helpText: `The job's row to start reading at (1 is the first). One step returns up to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows; when more follow, the output has Truncated = true and the Next Start Row to put here. A Looping by Zapier step can run this search for 1, ${(MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ${(2 * MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ... to read every row.`,
+        helpText: `The job's row to start at (1 is the first). One step reads the ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows from here (with a group, only that group's rows among them), so a Looping by Zapier step over 1, ${(MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ${(2 * MAX_RESULT_ROWS + 1).toLocaleString('en-US')}, ... reads every row of a finished job once; the output's Next Start Row is the next value, empty after the last row.`,
       },
     ],
     perform,
