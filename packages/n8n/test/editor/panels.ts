@@ -24,6 +24,7 @@ const submitOptions = [
 	'List Name',
 	'Priority',
 	'Remember Lists Stopped Part Way',
+	'Skip Rows Already Answered',
 	'Webhook URL',
 ];
 const submitBase = [

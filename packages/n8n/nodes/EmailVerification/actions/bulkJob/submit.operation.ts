@@ -8,6 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	addressesByItem,
 	isJobStopped,
+	isOpenRow,
+	RESULT_COLUMNS,
 	PartialSubmissionError,
 	summarizePreflight,
 	type EmailVerificationClient,
@@ -181,6 +183,15 @@ const properties: INodeProperties[] = [
 					"Whether a rerun of a list stopped part way sends only its unsent addresses, never before continue_after. Kept in the workflow's static data, which n8n saves only for an active workflow started by its trigger, when the execution succeeds: manual test runs are not remembered.",
 			},
 			{
+				displayName: 'Skip Rows Already Answered',
+				name: 'skipAnswered',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows',
+				displayOptions: { show: { '/emailSource': ['field'] } },
+			},
+			{
 				displayName: 'Webhook URL',
 				name: 'webhookUrl',
 				type: 'string',
@@ -205,6 +216,7 @@ interface SubmitOptions {
 	nothingToSend?: 'error' | 'report';
 	onStop?: 'output' | 'fail';
 	rememberLists?: boolean;
+	skipAnswered?: boolean;
 	name?: string;
 	priority?: Priority;
 	webhookUrl?: string;
@@ -465,7 +477,13 @@ export async function execute(
 		if (source === 'field') {
 			const field = this.getNodeParameter('emailField', 0) as string;
 			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
-			const values = items.map((item) => readField(item.json, field));
+			const verification = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
+			// A settled row gives an empty cell: skipped silently, and every item keeps its place.
+			const values = items.map((item) =>
+				options.skipAnswered && !isOpenRow(item.json[verification])
+					? ''
+					: readField(item.json, field),
+			);
 			const all = items.map((_, index) => index);
 			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
 		}
