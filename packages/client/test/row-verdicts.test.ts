@@ -26,7 +26,7 @@ describe('rowVerdicts: the write-back rule for a platform’s own rows', () => {
       'skipped',
       'verified',
       'not_verified',
-      'duplicate',
+      'not_verified',
     ]);
     expect(out[0]!.slice(0, 3)).toEqual(['Valid', 'safe_to_send', 'TRUE']);
     expect(out[1]!.slice(0, 3)).toEqual(['Valid', 'safe_to_send', 'TRUE']);
@@ -35,6 +35,7 @@ describe('rowVerdicts: the write-back rule for a platform’s own rows', () => {
     expect(out[5]![3]).toBe(
       'Not sent yet: the list stopped part way (the API allowance or paused new jobs); runs again after 2026-01-16T09:30:01.000Z',
     );
+    // A copy of an unsent row stays open with it, so the next run answers both.
     expect(out[6]![3]).toBe('Same address as row 7, which was not sent yet');
     expect(verdicts.counts).toEqual({
       rows: 7,

@@ -201,8 +201,16 @@ export function rowVerdicts(
       const verdict = verdictCells(first);
       counts.duplicates++;
       if (verdict) return [...verdict, 'duplicate'];
-      const why = isNotSent(first) ? 'not sent yet' : `not verified: ${notVerified}`;
-      return ['', '', '', `Same address as row ${rowName(first)}, which was ${why}`, 'duplicate'];
+      // A copy of a row not sent yet stays open with it: the next run sends the address once for both.
+      if (isNotSent(first))
+        return ['', '', '', `Same address as row ${rowName(first)}, which was not sent yet`, 'not_verified'];
+      return [
+        '',
+        '',
+        '',
+        `Same address as row ${rowName(first)}, which was not verified: ${notVerified}`,
+        'duplicate',
+      ];
     }
     counts.skipped++;
     const reason = malformed.get(i) ?? unusable.get(i);
