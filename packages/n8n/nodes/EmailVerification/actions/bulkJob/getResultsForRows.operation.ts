@@ -79,6 +79,7 @@ export const description = updateDisplayOptions(
 
 /** IDs or addresses as n8n may hand them: an array (with nulls for runs with no job) or text. */
 function listOf(raw: unknown): string[] {
+	if (raw === undefined || raw === null) return [];
 	const list = Array.isArray(raw) ? raw : String(raw ?? '').split(/[\s,;]+/);
 	const ids = list
 		.filter((id) => typeof id === 'string' && id.trim() !== '')
