@@ -47,6 +47,19 @@ describe('rowVerdicts: the write-back rule for a platform’s own rows', () => {
     });
   });
 
+  it('keepCopiesOpen: a copy of a row without an answer stays open with it; writeBackTable keeps it a duplicate', () => {
+    const preflight = preflightEmails(['ada@x.com', 'ADA@x.com']);
+    const open = rowVerdicts(preflight, [], 2, { keepCopiesOpen: true, notVerifiedReason: 'job failed' });
+    expect(open.cellsOf(1)).toEqual([
+      '',
+      '',
+      '',
+      'Same address as row 1, which was not verified: job failed',
+      'not_verified',
+    ]);
+    expect(rowVerdicts(preflight, [], 2).cellsOf(1)[4]).toBe('duplicate');
+  });
+
   it('isOpenRow: new and not_verified rows are open; verified, duplicate and skipped rows are settled', () => {
     expect([undefined, null, '', ' ', 'not_verified'].map(isOpenRow)).toEqual([true, true, true, true, true]);
     expect(['verified', 'duplicate', 'skipped'].map(isOpenRow)).toEqual([false, false, false]);

@@ -107,6 +107,12 @@ export interface RowVerdictOptions {
    * (ISO 8601): their rows say "Not sent yet" and stay open for the next run.
    */
   notSent?: { emails: Iterable<string>; after?: string };
+  /**
+   * A copy of a row that has no answer stays open with it (not_verified) instead of a settled
+   * duplicate, so a rerun that sends the open rows answers both. For flows that rerun by the
+   * Verification column; a copy of a row not sent yet is always kept open.
+   */
+  keepCopiesOpen?: boolean;
 }
 
 /** Every row's result cells, by the one rule tables and platforms share. */
@@ -209,7 +215,7 @@ export function rowVerdicts(
         '',
         '',
         `Same address as row ${rowName(first)}, which was not verified: ${notVerified}`,
-        'duplicate',
+        options.keepCopiesOpen ? 'not_verified' : 'duplicate',
       ];
     }
     counts.skipped++;

@@ -129,6 +129,8 @@ export async function execute(
 			const json = items[open[k]].json;
 			return typeof json.row_number === 'number' ? json.row_number : open[k] + 1;
 		},
+		// The next run sends the open rows: a copy of a row without an answer must be among them.
+		keepCopiesOpen: true,
 		notSent: unsent.length
 			? { emails: unsent, after: options.continueAfter || undefined }
 			: undefined,
