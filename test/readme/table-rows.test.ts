@@ -15,7 +15,6 @@ const MAX_ROW = 300;
  */
 const PENDING: Record<string, number> = {
   'packages/make/README.md': 18,
-  'packages/n8n/README.md': 2,
   'packages/zapier/README.md': 10,
 };
 

@@ -105,7 +105,7 @@ describe('the action node panel, for every resource, operation, wait method and 
 				expect(text.split(' ').length).toBeGreaterThan(8);
 			}
 		}
-		expect(descriptions).toHaveLength(10);
+		expect(descriptions).toHaveLength(11);
 		expect(new Set(descriptions).size).toBe(descriptions.length);
 	});
 

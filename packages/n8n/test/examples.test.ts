@@ -1,8 +1,8 @@
 /**
  * The example workflows as a user imports them. Real n8n runs the file flow in
  * whole-sheet.e2e.test.ts; Google Sheets needs Google, so the Sheets example is held to the file
- * flow here: the same nodes from the rows to the merge, the same merge code, and a write-back of every
- * merged row into the sheet by its row number.
+ * flow here: the same nodes from the rows to the write-back (Get Results for Rows), and a write-back
+ * of every row into the sheet by its row number.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
 import path from 'node:path';
@@ -53,15 +53,25 @@ function downstream(flow: Workflow, from: string): Set<string> {
 	return seen;
 }
 
-/** The nodes from the rows to the merge, the part both sheet flows share. */
+/** The nodes from the rows to the write-back, the part both sheet flows share. */
 const SHARED = [
-	'Rows Not Yet Verified',
+	'All Rows',
 	'Submit One Job',
 	'Job Submitted?',
 	'Wait for the Job',
-	'Read Results',
+	'Rows and Their Jobs',
 	'Write Results Beside Rows',
 ];
+
+/** Where each shared node leads, on every output in order. */
+const SHARED_NEXT: Record<string, string[]> = {
+	'All Rows': ['Submit One Job', 'Rows and Their Jobs'],
+	'Submit One Job': ['Job Submitted?'],
+	// With no job (every open row malformed, or nothing fits today) the rows go straight on.
+	'Job Submitted?': ['Wait for the Job', 'Rows and Their Jobs'],
+	'Wait for the Job': ['Rows and Their Jobs'],
+	'Rows and Their Jobs': ['Write Results Beside Rows'],
+};
 
 describe('example workflows', () => {
 	it.each(examples)('%s connects only nodes it has', (file) => {
@@ -77,7 +87,7 @@ describe('example workflows', () => {
 		}
 	});
 
-	it('the Google Sheets example writes every merged row back into the sheet, matched by row number', () => {
+	it('the Google Sheets example writes every row back into the sheet, matched by row number', () => {
 		expect(next(sheetFlow, 'Write Results Beside Rows')).toEqual(['Write Back to the Sheet']);
 		const write = node(sheetFlow, 'Write Back to the Sheet');
 		expect(write.type).toBe('n8n-nodes-base.googleSheets');
@@ -92,7 +102,7 @@ describe('example workflows', () => {
 		expect(downstream(sheetFlow, 'Read Leads Sheet')).toContain('Write Back to the Sheet');
 	});
 
-	it('both sheet flows run the same nodes from the rows to the merge, so the real-n8n run of the file flow covers the Sheets one', () => {
+	it('both sheet flows run the same nodes from the rows to the write-back, so the real-n8n run of the file flow covers the Sheets one', () => {
 		for (const name of SHARED) {
 			const [a, b] = [node(fileFlow, name), node(sheetFlow, name)];
 			expect({ name, type: b.type, parameters: b.parameters, always: b.alwaysOutputData }).toEqual({
@@ -103,28 +113,49 @@ describe('example workflows', () => {
 			});
 		}
 		for (const flow of [fileFlow, sheetFlow]) {
-			expect(next(flow, 'All Rows')).toEqual([SHARED[0]]);
-			SHARED.slice(0, -1).forEach((name, i) =>
-				expect(next(flow, name)).toEqual(
-					// With no job (every open row malformed) the merge runs straight away.
-					name === 'Job Submitted?'
-						? [SHARED[i + 1], 'Write Results Beside Rows']
-						: [SHARED[i + 1]],
-				),
-			);
+			for (const [from, to] of Object.entries(SHARED_NEXT)) expect(next(flow, from)).toEqual(to);
 		}
 	});
 
-	it('a run whose open rows are all malformed outputs the pre-flight report, not an error, and the merge matches rows by what Submit sent', () => {
+	it('holds no Code node and no hand-set row cap: the node sends what the allowance takes and writes rows back itself', () => {
 		for (const flow of [fileFlow, sheetFlow]) {
+			expect(flow.nodes.filter((n) => n.type === 'n8n-nodes-base.code')).toEqual([]);
+			expect(JSON.stringify(node(flow, 'Settings').parameters)).not.toContain('maxRowsPerRun');
 			const submit = node(flow, 'Submit One Job');
 			expect(submit.parameters).toMatchObject({
 				emailSource: 'field',
-				options: { nothingToSend: 'report' },
+				options: { nothingToSend: 'report', skipAnswered: true },
 			});
-			const merge = String(node(flow, 'Write Results Beside Rows').parameters.jsCode);
-			expect(merge).toContain('report.addresses_by_item');
-			expect(merge).toContain("$('Wait for the Job').isExecuted");
+			// A stop part way is an output (the default), never a failed run.
+			expect((submit.parameters.options as Record<string, unknown>).onStop).toBeUndefined();
+			const write = node(flow, 'Write Results Beside Rows');
+			expect(write.type).toBe('n8n-nodes-evf.emailVerification');
+			expect(write.parameters).toMatchObject({
+				resource: 'bulkJob',
+				operation: 'getResultsForRows',
+				emailField: submit.parameters.emailField,
+				jobIds: "={{ $('Submit One Job').all().map(item => item.json.job_id) }}",
+				options: {
+					unsent: "={{ $('Submit One Job').first().json.unsent }}",
+					continueAfter: "={{ $('Submit One Job').first().json.continue_after }}",
+				},
+			});
+		}
+	});
+
+	it('the write-back gets the rows (the merge passes on its first input, All Rows) once the job is done', () => {
+		for (const flow of [fileFlow, sheetFlow]) {
+			const merge = node(flow, 'Rows and Their Jobs');
+			expect(merge.type).toBe('n8n-nodes-base.merge');
+			expect(merge.parameters).toEqual({ mode: 'chooseBranch', useDataOfInput: 1 });
+			const into = (from: string) =>
+				(flow.connections[from].main ?? [])
+					.flatMap((out) => out ?? [])
+					.filter((c) => c.node === 'Rows and Their Jobs')
+					.map((c) => (c as { index?: number }).index);
+			expect(into('All Rows')).toEqual([0]);
+			expect(into('Wait for the Job')).toEqual([1]);
+			expect(into('Job Submitted?')).toEqual([1]);
 		}
 	});
 
@@ -139,10 +170,5 @@ describe('example workflows', () => {
 		expect(next(fileFlow, 'XLSX or CSV')).toEqual(['Extract XLSX', 'Extract CSV']);
 		expect(next(fileFlow, 'Back to XLSX or CSV')).toEqual(['To XLSX', 'To CSV']);
 		expect(downstream(fileFlow, 'Write Results Beside Rows')).toContain('Write File');
-	});
-
-	it('reads a job that found no rows without stopping before the merge (Read Results always outputs)', () => {
-		// n8n runs no later node after one with no output items: the merge must still mark the rows.
-		expect(node(fileFlow, 'Read Results').alwaysOutputData).toBe(true);
 	});
 });

@@ -204,7 +204,8 @@ describe('Email > Verify', () => {
 			emailSource: 'list',
 			emails: 'valid.q@example.com',
 			waitForCompletion: false,
-			options: {},
+			// By default a pause is an output (submit-over-days.sandbox.test.ts); "Fail" gives the error.
+			options: { onStop: 'fail' },
 		});
 		await expect(paused).rejects.toMatchObject({ httpCode: '503' });
 		await expect(paused).rejects.toThrow(/not taking new work for now; try again in about/);

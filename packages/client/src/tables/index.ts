@@ -11,7 +11,14 @@ export { chooseColumn, columnLetter, columnIndex } from './columns';
 export type { ChosenColumn } from './columns';
 export { readXlsxFirstSheet } from './xlsx';
 export type { InflateRaw } from './xlsx';
-export { writeBackTable, rowNumberOf, RESULT_COLUMNS } from './write-back';
-export type { WriteBackCounts, WriteBackOptions, WrittenBack, RowOutcome } from './write-back';
+export { writeBackTable, rowVerdicts, isOpenRow, rowNumberOf, RESULT_COLUMNS } from './write-back';
+export type {
+  WriteBackCounts,
+  WriteBackOptions,
+  WrittenBack,
+  RowOutcome,
+  RowVerdicts,
+  RowVerdictOptions,
+} from './write-back';
 export { listFingerprint } from './list-key';
 export { downloadedFileName } from './file-name';

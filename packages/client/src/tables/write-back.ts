@@ -95,23 +95,51 @@ function outputEncoding(
   };
 }
 
+export interface RowVerdictOptions {
+  /** Why rows without a verdict have none, for their Reason cell (e.g. the job failed part way). */
+  notVerifiedReason?: string;
+  /** Rows that could not be read, by row index, and why (never sent, not charged). */
+  unusable?: ReadonlyMap<number, string>;
+  /** How the Reason cell names row `index` (a duplicate's first copy). Default: index + 1. */
+  rowName?: (index: number) => string | number;
+  /**
+   * Addresses a list stopped part way left unsent (the allowance, paused new jobs), and when they can go
+   * (ISO 8601): their rows say "Not sent yet" and stay open for the next run.
+   */
+  notSent?: { emails: Iterable<string>; after?: string };
+  /**
+   * A copy of a row that has no answer stays open with it (not_verified) instead of a settled
+   * duplicate, so a rerun that sends the open rows answers both. For flows that rerun by the
+   * Verification column; a copy of a row not sent yet is always kept open.
+   */
+  keepCopiesOpen?: boolean;
+}
+
+/** Every row's result cells, by the one rule tables and platforms share. */
+export interface RowVerdicts {
+  /** The cells of RESULT_COLUMNS for row `index` (each row asked once, in any order). */
+  cellsOf(index: number): string[];
+  /** Tallied as rows are asked. */
+  counts: WriteBackCounts;
+}
+
 /**
- * The user's table with every row's answer beside it: the verdict for a verified row; the first copy's
- * verdict for a duplicate (the same address, charged once); a reason for a row that was never sent
- * (not charged) or sent but not answered. Every data row is written once, in the order read.
+ * What each row of a list gets beside it, given the list's pre-flight report (one entry per row) and
+ * the result rows read: the verdict for a verified row; the first copy's verdict for a duplicate (the
+ * same address, charged once); a reason for a row never sent (not charged), not sent yet, or sent but
+ * not answered. writeBackTable writes these into a file; a platform puts them beside its own rows.
  */
-export function writeBackTable(
-  table: TableList,
+export function rowVerdicts(
   preflight: PreflightReport,
   results: Iterable<ResultRow>,
-  options: WriteBackOptions = {},
-): WrittenBack {
+  rowCount: number,
+  options: RowVerdictOptions = {},
+): RowVerdicts {
   const byEmail = new Map<string, ResultRow>();
   for (const row of results) byEmail.set(row.email.toLowerCase(), row);
   // Per data row: its unique address (an index into preflight.unique), or -1; typed arrays, since maps of
   // 50,000 small entries keep the garbage collector busy. A cell may hold several addresses ("a@x.com;
   // b@y.com"): each is verified, and the row shows them all (the rare extra ones are kept in `more`).
-  const rowCount = table.rows.length;
   const uniqueAt = new Int32Array(rowCount).fill(-1);
   const more = new Map<number, number[]>();
   preflight.uniqueSourceIndex.forEach((index, k) => {
@@ -123,9 +151,13 @@ export function writeBackTable(
   for (const d of preflight.duplicates) if (d.index < rowCount) duplicateOf[d.index] = d.firstIndex;
   const malformed = new Map<number, string>();
   for (const m of preflight.malformed) if (!malformed.has(m.index)) malformed.set(m.index, m.reason);
-  const unusable = new Map<number, string>();
-  const firstDataRow = table.headerRow + 1;
-  for (const u of table.unusable) unusable.set(u.row - firstDataRow, u.reason);
+  const unusable = options.unusable ?? new Map<number, string>();
+  const notSent = new Set<string>();
+  for (const email of options.notSent?.emails ?? []) notSent.add(email.toLowerCase());
+  const notSentReason = `Not sent yet: the list stopped part way (the API allowance or paused new jobs)${
+    options.notSent?.after ? `; runs again after ${options.notSent.after}` : ''
+  }`;
+  const rowName = options.rowName ?? ((index: number) => index + 1);
 
   const counts: WriteBackCounts = {
     rows: rowCount,
@@ -136,18 +168,16 @@ export function writeBackTable(
     blank: 0,
   };
   const notVerified = options.notVerifiedReason ?? 'sent for verification, but no answer was read';
-  // Every row's results start in the same column: past the header, and past any row wider than it.
-  let width = table.header.length;
-  for (const r of table.rows) if (r.length > width) width = r.length;
-  const header =
-    table.header.length < width
-      ? [...table.header, ...new Array<string>(width - table.header.length).fill('')]
-      : table.header;
   const verdictOf = (row: ResultRow): string[] => {
     const { category, group, safeToSend } = categorize(row.details);
     return [category, group, safeToSend ? 'TRUE' : 'FALSE', row.reason ?? ''];
   };
   const answerOf = (k: number): ResultRow | undefined => byEmail.get(preflight.unique[k]!.toLowerCase());
+  const isNotSent = (index: number): boolean =>
+    notSent.size > 0 &&
+    [uniqueAt[index]!, ...(more.get(index) ?? [])].some((k) =>
+      notSent.has(preflight.unique[k]!.toLowerCase()),
+    );
   const verdictCells = (index: number): string[] | undefined => {
     const k = uniqueAt[index]!;
     if (k < 0) return undefined;
@@ -161,6 +191,84 @@ export function writeBackTable(
     const verdicts = (found as ResultRow[]).map(verdictOf);
     return [0, 1, 2, 3].map((c) => verdicts.map((v) => v[c]).join(' | '));
   };
+  const cellsOf = (i: number): string[] => {
+    if (uniqueAt[i]! >= 0) {
+      const verdict = verdictCells(i);
+      if (verdict) {
+        counts.verified++;
+        return [...verdict, 'verified'];
+      }
+      counts.notVerified++;
+      if (isNotSent(i)) return ['', '', '', notSentReason, 'not_verified'];
+      return ['', '', '', `Not verified: ${notVerified}`, 'not_verified'];
+    }
+    if (duplicateOf[i]! >= 0) {
+      const first = duplicateOf[i]!;
+      const verdict = verdictCells(first);
+      counts.duplicates++;
+      if (verdict) return [...verdict, 'duplicate'];
+      // A copy of a row not sent yet stays open with it: the next run sends the address once for both.
+      if (isNotSent(first))
+        return ['', '', '', `Same address as row ${rowName(first)}, which was not sent yet`, 'not_verified'];
+      return [
+        '',
+        '',
+        '',
+        `Same address as row ${rowName(first)}, which was not verified: ${notVerified}`,
+        options.keepCopiesOpen ? 'not_verified' : 'duplicate',
+      ];
+    }
+    counts.skipped++;
+    const reason = malformed.get(i) ?? unusable.get(i);
+    if (reason === undefined) counts.blank++;
+    return [
+      '',
+      '',
+      '',
+      reason === undefined
+        ? ''
+        : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`,
+      'skipped',
+    ];
+  };
+  return { cellsOf, counts };
+}
+
+/**
+ * Whether a row still needs an answer, by its Verification cell as written beside it: new rows (empty)
+ * and rows left not_verified. Verified, duplicate and skipped rows are settled and never sent again.
+ */
+export function isOpenRow(verification: unknown): boolean {
+  const cell = verification === undefined || verification === null ? '' : String(verification).trim();
+  return cell === '' || cell === 'not_verified';
+}
+
+/**
+ * The user's table with every row's answer beside it (rowVerdicts): every data row is written once, in
+ * the order read.
+ */
+export function writeBackTable(
+  table: TableList,
+  preflight: PreflightReport,
+  results: Iterable<ResultRow>,
+  options: WriteBackOptions = {},
+): WrittenBack {
+  const rowCount = table.rows.length;
+  const unusable = new Map<number, string>();
+  const firstDataRow = table.headerRow + 1;
+  for (const u of table.unusable) unusable.set(u.row - firstDataRow, u.reason);
+  const verdicts = rowVerdicts(preflight, results, rowCount, {
+    notVerifiedReason: options.notVerifiedReason,
+    unusable,
+    rowName: (index) => rowNumberOf(table, index),
+  });
+  // Every row's results start in the same column: past the header, and past any row wider than it.
+  let width = table.header.length;
+  for (const r of table.rows) if (r.length > width) width = r.length;
+  const header =
+    table.header.length < width
+      ? [...table.header, ...new Array<string>(width - table.header.length).fill('')]
+      : table.header;
   const delimiter = options.delimiter ?? table.delimiter ?? ',';
   // Written line by line: 50,000 rows as arrays of arrays first would mostly keep the garbage collector busy.
   const lines: string[] = table.text?.sepLine ? [`sep=${delimiter}`] : [];
@@ -173,42 +281,7 @@ export function writeBackTable(
       table.rows[i]!.length >= width
         ? table.rows[i]!.slice()
         : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
-    if (uniqueAt[i]! >= 0) {
-      const verdict = verdictCells(i);
-      if (verdict) {
-        counts.verified++;
-        cells.push(...verdict, 'verified');
-      } else {
-        counts.notVerified++;
-        cells.push('', '', '', `Not verified: ${notVerified}`, 'not_verified');
-      }
-    } else if (duplicateOf[i]! >= 0) {
-      const first = duplicateOf[i]!;
-      const verdict = verdictCells(first);
-      counts.duplicates++;
-      if (verdict) cells.push(...verdict, 'duplicate');
-      else
-        cells.push(
-          '',
-          '',
-          '',
-          `Same address as row ${rowNumberOf(table, first)}, which was not verified: ${notVerified}`,
-          'duplicate',
-        );
-    } else {
-      counts.skipped++;
-      const reason = malformed.get(i) ?? unusable.get(i);
-      if (reason === undefined) counts.blank++;
-      cells.push(
-        '',
-        '',
-        '',
-        reason === undefined
-          ? ''
-          : `Not sent (not charged): ${malformed.has(i) ? `malformed address, ${reason}` : reason}`,
-        'skipped',
-      );
-    }
+    cells.push(...verdicts.cellsOf(i));
     lines.push(writeRecord(cells, delimiter));
   }
   const text = `${lines.join('\r\n')}\r\n`;
@@ -220,7 +293,7 @@ export function writeBackTable(
     bom: out.bom,
     encodingGuessed: table.text?.guessed ?? false,
     encodingNote: out.note,
-    counts,
+    counts: verdicts.counts,
   };
 }
 

@@ -20,8 +20,11 @@ export const ACTION_DESCRIPTION =
 const submitOptions = [
 	'Check Mail Server (SMTP)',
 	'If No Address Is Valid',
+	'If the Allowance or a Pause Stops the List',
 	'List Name',
 	'Priority',
+	'Remember Lists Stopped Part Way',
+	'Skip Rows Already Answered',
 	'Webhook URL',
 ];
 const submitBase = [
@@ -82,7 +85,7 @@ export const PANEL_CASES: PanelCase[] = [
 			'Options',
 		],
 		// The job gets this execution's resume URL, so a Webhook URL of the user's would do nothing.
-		options: ['Check Mail Server (SMTP)', 'If No Address Is Valid', 'List Name', 'Priority'],
+		options: submitOptions.filter((name) => name !== 'Webhook URL'),
 	},
 	{
 		title: 'Bulk Job > Submit, polling for the job summary',

@@ -38,6 +38,8 @@ export interface HarnessOptions {
 }
 
 export interface Harness<T> {
+	/** The node's static data (getWorkflowStaticData('node')): pass the same object to the next run. */
+	staticData?: IDataObject;
 	context: T;
 	/** Dates passed to putExecutionToWait. */
 	waits: Date[];
@@ -133,13 +135,16 @@ function paramReader(options: HarnessOptions) {
 	};
 }
 
-export function executeContext(options: HarnessOptions): Harness<IExecuteFunctions> {
+export function executeContext(
+	options: HarnessOptions & { staticData?: IDataObject },
+): Harness<IExecuteFunctions> {
 	const node = testNode(options.nodeType ?? 'n8n-nodes-evf.emailVerification');
 	const sent: Harness<unknown>['sent'] = [];
 	const waits: Date[] = [];
 	const abort = new AbortController();
 	const read = paramReader(options);
 	const items = options.items ?? [{ json: {} }];
+	const staticData = options.staticData ?? {};
 	const context = {
 		getInputData: () => items,
 		getMode: () => options.mode ?? 'manual',
@@ -157,6 +162,10 @@ export function executeContext(options: HarnessOptions): Harness<IExecuteFunctio
 		putExecutionToWait: async (date: Date) => {
 			waits.push(date);
 		},
+		getWorkflowStaticData: (type: string) => {
+			if (type !== 'node') throw new Error(`unexpected static data type ${type}`);
+			return staticData;
+		},
 		helpers: {} as IExecuteFunctions['helpers'],
 	} as unknown as IExecuteFunctions;
 	(context.helpers as unknown as IDataObject).httpRequestWithAuthentication = makeHttp(
@@ -164,7 +173,7 @@ export function executeContext(options: HarnessOptions): Harness<IExecuteFunctio
 		options.credentials,
 		sent,
 	);
-	return { context, waits, sent, abort };
+	return { context, waits, sent, abort, staticData };
 }
 
 export interface IncomingDelivery {

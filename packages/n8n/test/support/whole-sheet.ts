@@ -166,14 +166,20 @@ export async function prepareFlow({
 	tarball,
 	file,
 	settings: overrides = {},
+	apiKey = sandbox.apiKey,
+	submitOptions = {},
 }: {
 	version: string;
 	sandbox: Sandbox;
 	tarball: string;
 	/** The file's name inside the allowed folder, e.g. leads.csv. */
 	file: string;
-	/** Other Settings values than the shipped ones, e.g. { maxRowsPerRun: 400 }. */
+	/** Other Settings values than the shipped ones, e.g. { emailColumn: 'Mail' }. */
 	settings?: Record<string, string | number>;
+	/** The API key of another account than the sandbox's own (e.g. one on the Starter plan). */
+	apiKey?: string;
+	/** Submit's options changed from the shipped ones, e.g. { rememberLists: false }. */
+	submitOptions?: Record<string, unknown>;
 }): Promise<Flow> {
 	const instance = await runner.createInstance({ version });
 	const files = path.join(instance.folder, 'n8n-files');
@@ -184,7 +190,7 @@ export async function prepareFlow({
 	await runner.importCredentials(instance, [
 		{
 			...credential('evfSandboxCred01', {
-				apiKey: sandbox.apiKey,
+				apiKey,
 				baseUrl: sandbox.baseUrl,
 				webhookSecret: sandbox.webhookSecret,
 			}),
@@ -194,9 +200,15 @@ export async function prepareFlow({
 	const flow = JSON.parse(fs.readFileSync(FLOW_FILE, 'utf8')) as {
 		nodes: Array<{
 			name: string;
-			parameters: { assignments?: { assignments: Array<{ name: string; value: unknown }> } };
+			parameters: {
+				assignments?: { assignments: Array<{ name: string; value: unknown }> };
+				options?: Record<string, unknown>;
+			};
 		}>;
 	};
+	const submit = flow.nodes.find((node) => node.name === 'Submit One Job');
+	if (!submit?.parameters.options) throw new Error(`${FLOW_FILE} has no Submit One Job node`);
+	Object.assign(submit.parameters.options, submitOptions);
 	const fields = flow.nodes.find((node) => node.name === 'Settings')?.parameters.assignments
 		?.assignments;
 	for (const [name, value] of Object.entries({ file: path.join(files, file), ...overrides })) {

@@ -1,6 +1,6 @@
 type NodeMap = {
 	email: 'verify';
-	bulkJob: 'submit' | 'get' | 'getMany' | 'getResults' | 'waitForCompletion';
+	bulkJob: 'submit' | 'get' | 'getMany' | 'getResults' | 'getResultsForRows' | 'waitForCompletion';
 	account: 'getAccount' | 'getCredits' | 'getSubscription';
 	apiKey: 'revoke';
 };

@@ -39,6 +39,7 @@ const perItem: Record<string, PerItem> = {
 const wholeInput: Record<string, WholeInput> = {
 	'email.verify': email.verify.execute,
 	'bulkJob.submit': bulkJob.submit.execute,
+	'bulkJob.getResultsForRows': bulkJob.getResultsForRows.execute,
 	'bulkJob.waitForCompletion': bulkJob.waitForCompletion.execute,
 };
 

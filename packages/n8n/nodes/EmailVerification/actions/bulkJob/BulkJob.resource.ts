@@ -3,9 +3,10 @@ import * as submit from './submit.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as getResults from './getResults.operation';
+import * as getResultsForRows from './getResultsForRows.operation';
 import * as waitForCompletion from './waitForCompletion.operation';
 
-export { submit, get, getMany, getResults, waitForCompletion };
+export { submit, get, getMany, getResults, getResultsForRows, waitForCompletion };
 
 export const description: INodeProperties[] = [
 	{
@@ -34,6 +35,14 @@ export const description: INodeProperties[] = [
 				action: 'Get the verified rows of a finished bulk job given its job ID for free',
 			},
 			{
+				name: 'Get Results for Rows',
+				value: 'getResultsForRows',
+				description:
+					"Put each row's result beside it: every input item comes out with Category, Group, Safe to Send, Reason and Verification",
+				action:
+					'Get the results of bulk jobs beside the input rows given the job ID list and the address field for free',
+			},
+			{
 				name: 'Submit',
 				value: 'submit',
 				description:
@@ -54,5 +63,6 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getMany.description,
 	...getResults.description,
+	...getResultsForRows.description,
 	...waitForCompletion.description,
 ];

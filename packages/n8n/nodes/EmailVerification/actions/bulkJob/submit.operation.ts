@@ -8,6 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	addressesByItem,
 	isJobStopped,
+	isOpenRow,
+	RESULT_COLUMNS,
+	PartialSubmissionError,
 	summarizePreflight,
 	type EmailVerificationClient,
 	type ListSubmission,
@@ -20,7 +23,9 @@ import {
 	simplifyOption,
 	waitProperties,
 } from '../common.descriptions';
+import { toNodeError } from '../../helpers/errors';
 import { itemFor, readField } from '../../helpers/items';
+import { recall, record, type Remembered } from '../../helpers/listMemory';
 import {
 	outputStoppedJob,
 	pollAndOutput,
@@ -130,6 +135,28 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
+				displayName: 'If the Allowance or a Pause Stops the List',
+				name: 'onStop',
+				type: 'options',
+				default: 'output',
+				description:
+					"What to do when the account's API allowance (shared by all its keys) or paused new jobs leave part of the list unsent",
+				options: [
+					{
+						name: 'Output What Was Sent and the Rest',
+						value: 'output',
+						description:
+							'Send what fits today; output the jobs made, the unsent addresses (unsent) and when they can go (continue_after, an ISO date for a Wait node)',
+					},
+					{
+						name: 'Fail',
+						value: 'fail',
+						description:
+							'Stop with an error that names the jobs already made and charged and the addresses not sent',
+					},
+				],
+			},
+			{
 				displayName: 'List Name',
 				name: 'name',
 				type: 'string',
@@ -146,6 +173,23 @@ const properties: INodeProperties[] = [
 					{ name: 'High', value: 'high' },
 					{ name: 'Urgent', value: 'urgent' },
 				],
+			},
+			{
+				displayName: 'Remember Lists Stopped Part Way',
+				name: 'rememberLists',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether a rerun of a list stopped part way sends only its unsent addresses, never before continue_after. Kept in the workflow's static data, which n8n saves only for an active workflow started by its trigger, when the execution succeeds: manual test runs are not remembered.",
+			},
+			{
+				displayName: 'Skip Rows Already Answered',
+				name: 'skipAnswered',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows',
+				displayOptions: { show: { '/emailSource': ['field'] } },
 			},
 			{
 				displayName: 'Webhook URL',
@@ -170,6 +214,9 @@ export const description = updateDisplayOptions(
 interface SubmitOptions {
 	checkSmtp?: boolean;
 	nothingToSend?: 'error' | 'report';
+	onStop?: 'output' | 'fail';
+	rememberLists?: boolean;
+	skipAnswered?: boolean;
 	name?: string;
 	priority?: Priority;
 	webhookUrl?: string;
@@ -200,13 +247,44 @@ function preflightReport(
 	};
 }
 
+/**
+ * A list stopped part way, as every output item of the run carries it: the unsent addresses (map them
+ * into the next run), why, and when they can go, as an ISO 8601 date (what a Wait node's "At Specified
+ * Time" and n8n's date expressions read). Empty when the whole list went.
+ */
+function stopFields(
+	submission: Pick<ListSubmission, 'unsent' | 'unsentAfter' | 'stoppedBy' | 'leftToday' | 'note'>,
+	remembered: Remembered | undefined,
+): IDataObject {
+	const earlier = remembered
+		? {
+				sent_before: remembered.next.alreadySent,
+				earlier_jobs: remembered.next.jobs.map((job) => job.job_id),
+			}
+		: {};
+	if (submission.unsent.length === 0)
+		return { unsent: [], ...(submission.note ? { note: submission.note } : {}), ...earlier };
+	return {
+		unsent: submission.unsent,
+		unsent_count: submission.unsent.length,
+		stopped_by: submission.stoppedBy ?? null,
+		continue_after: submission.unsentAfter ?? null,
+		...(submission.leftToday === undefined ? {} : { left_today: submission.leftToday }),
+		note: submission.note ?? null,
+		...earlier,
+	};
+}
+
 function submissionItems(
 	submission: ListSubmission,
 	pairing: number | readonly number[],
 	itemCount: number | undefined,
+	remembered: Remembered | undefined,
 	waitingBy?: string,
 ): INodeExecutionData[] {
 	const report = preflightReport(submission.preflight, submission.rejectedByService, itemCount);
+	const stop = stopFields(submission, remembered);
+	if (submission.jobs.length === 0) return [notSentItem(stop, pairing, report)];
 	return submission.jobs.map((job, index) =>
 		itemFor(
 			{
@@ -215,10 +293,56 @@ function submissionItems(
 				parts: submission.jobs.length,
 				credits_used_total: submission.creditsUsed,
 				...(waitingBy ? { waiting_by: waitingBy } : {}),
+				...stop,
 				preflight: report,
 			},
 			pairing,
 		),
+	);
+}
+
+/** The one item of a run that made no job: nothing fits now, or an earlier run sent it all. */
+function notSentItem(
+	stop: IDataObject,
+	pairing: number | readonly number[],
+	report?: IDataObject,
+): INodeExecutionData {
+	const status = (stop.unsent as unknown[]).length ? 'not_sent_yet' : 'already_sent';
+	return itemFor(
+		{
+			job_id: null,
+			status,
+			parts: 0,
+			credits_used_total: 0,
+			...stop,
+			...(report ? { preflight: report } : {}),
+		},
+		pairing,
+	);
+}
+
+/**
+ * What a remembered list sends now, when that is nothing: the earlier run said when the rest can go, or
+ * sent it all. Nothing is planned, sent or charged.
+ */
+function heldBack(remembered: Remembered, pairing: number | readonly number[]): INodeExecutionData {
+	const { next, memory } = remembered;
+	const jobs = next.jobs.map((job) => job.job_id).join(', ');
+	const unsent = next.done ? [] : memory.unsent;
+	const note = next.done
+		? `Nothing sent or charged: earlier runs sent every address of this list (${next.alreadySent}, jobs ${jobs}).`
+		: `Nothing sent or charged: earlier runs sent ${next.alreadySent} addresses of this list (jobs ${jobs}); the other ${unsent.length} can be sent after ${next.notBefore}.`;
+	return notSentItem(
+		stopFields(
+			{
+				unsent,
+				unsentAfter: next.notBefore,
+				stoppedBy: next.done ? undefined : memory.stoppedBy,
+				note,
+			},
+			remembered,
+		),
+		pairing,
 	);
 }
 
@@ -238,20 +362,33 @@ async function submitOne(
 	const wait = read('waitForCompletion', false) as boolean;
 	const settings: WaitSettings | undefined = wait ? readWaitSettings(read) : undefined;
 	const signal = context.getExecutionCancelSignal();
-	// The client plans the list once (pre-flight, jobs); the node only decides how to wait for it.
+	const sendWhatFits = options.onStop !== 'fail';
+	// The client's replay memory, kept in the node's static data rather than only read back from the last
+	// output: a scheduled rerun starts from its trigger and has no earlier output to map, and a replay of
+	// an old execution would map a stale one. The output still carries `unsent` for flows that continue
+	// a list in the same execution (a Wait node, then this node again).
+	const staticData =
+		options.rememberLists === false ? undefined : context.getWorkflowStaticData('node');
+	const now = Date.now();
+	const remembered = staticData ? recall(staticData, emails, now) : undefined;
+	if (remembered && remembered.next.send.length === 0) return [heldBack(remembered, pairing)];
+	// A remembered list sends only its unsent addresses: the report then covers those, not the items.
+	const sending = remembered ? remembered.next.send : emails;
+	const perItem = remembered ? undefined : itemCount;
+	// The client plans the list once (pre-flight, allowance, jobs); the node only decides how to wait for it.
 	let plan = await client.planList(
 		{
-			emails,
+			emails: sending,
 			name: options.name || undefined,
 			priority: options.priority,
 			check_smtp: options.checkSmtp,
 			webhook_url: options.webhookUrl || undefined,
 		},
-		{ signal, allowNothingToSend: options.nothingToSend === 'report' },
+		{ signal, allowNothingToSend: options.nothingToSend === 'report', sendWhatFits },
 	);
 	if (plan.chunks.length === 0) {
 		// Only with "Output the Pre-Flight Report": nothing to send, charge or wait for.
-		const report = preflightReport(plan.preflight, [], itemCount);
+		const report = preflightReport(plan.preflight, [], perItem);
 		return [
 			itemFor(
 				{
@@ -266,14 +403,39 @@ async function submitOne(
 		];
 	}
 	let resumeUrl: string | undefined;
-	// Only a list that stays one job can resume on its webhook: the execution resumes once.
-	if (settings && plan.chunks.length === 1) {
+	// Only a list that stays one job, and that the allowance takes whole, can resume on its webhook: the
+	// execution resumes once, and the addresses left unsent must be in this execution's output.
+	const fitsWhole = !plan.fitsNow || plan.fitsNow.left >= plan.preflight.unique.length;
+	if (settings && plan.chunks.length === 1 && fitsWhole) {
 		resumeUrl = await usableResumeUrl(context, settings);
 		if (resumeUrl) plan = await client.withJobFields(plan, { webhook_url: resumeUrl });
 	}
-	const submission = await client.submitPlan(plan, { signal });
+	let submission: ListSubmission;
+	try {
+		submission = await client.submitPlan(plan, { signal, sendWhatFits });
+	} catch (error) {
+		// "Fail" still remembers what was charged, so the rerun after the error sends only the rest.
+		if (staticData && error instanceof PartialSubmissionError && !error.uncertain) {
+			record(
+				staticData,
+				emails,
+				remembered?.memory,
+				{
+					jobs: error.accepted as ListSubmission['jobs'],
+					unsent: error.unsent,
+					unsentAfter: error.retryAt,
+					stoppedBy: error.stoppedBy,
+				},
+				now,
+			);
+		}
+		throw toNodeError(context.getNode(), error, itemIndex);
+	}
 	for (const job of submission.jobs) submitted.push(job.job_id);
-	if (!settings) return submissionItems(submission, pairing, itemCount);
+	if (staticData) record(staticData, emails, remembered?.memory, submission, now);
+	if (!settings || submission.jobs.length === 0) {
+		return submissionItems(submission, pairing, perItem, remembered);
+	}
 	if (resumeUrl) {
 		// A job that finished already called the resume URL while this execution was still running, and
 		// n8n refused that call: answer now, or the execution would wait for the service's retry.
@@ -287,9 +449,9 @@ async function submitOne(
 		}
 		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
 		await context.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
-		return submissionItems(submission, pairing, itemCount, 'webhook');
+		return submissionItems(submission, pairing, perItem, remembered, 'webhook');
 	}
-	return await pollAndOutput(
+	const out = await pollAndOutput(
 		context,
 		client,
 		submission.jobs.map((job) => job.job_id),
@@ -297,6 +459,9 @@ async function submitOne(
 		readRowOptions(read),
 		pairing,
 	);
+	// The rows of the jobs made, then one item for the addresses left for a later run.
+	if (submission.unsent.length) out.push(notSentItem(stopFields(submission, remembered), pairing));
+	return out;
 }
 
 export async function execute(
@@ -312,7 +477,13 @@ export async function execute(
 		if (source === 'field') {
 			const field = this.getNodeParameter('emailField', 0) as string;
 			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
-			const values = items.map((item) => readField(item.json, field));
+			const verification = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
+			// A settled row gives an empty cell: skipped silently, and every item keeps its place.
+			const values = items.map((item) =>
+				options.skipAnswered && !isOpenRow(item.json[verification])
+					? ''
+					: readField(item.json, field),
+			);
 			const all = items.map((_, index) => index);
 			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
 		}
