@@ -262,7 +262,8 @@ export async function postPlan(
   };
   const stopped = (stop: { stoppedBy: StoppedBy; unsentAfter?: string }): ListSubmission => {
     const out = submission(plan, jobs, rejectedByService, queue.flat());
-    const leftToday = plan.fitsNow ? Math.max(0, Number.isFinite(fits) ? fits : 0) : undefined;
+    // An unlimited plan has no "left today": the field is left out rather than read as 0.
+    const leftToday = plan.fitsNow && Number.isFinite(fits) ? Math.max(0, fits) : undefined;
     return {
       ...out,
       ...stop,

@@ -124,6 +124,8 @@ test('a 503 "new jobs paused" after the first job: a stop with the Retry-After t
     expect(out.jobs.map((j) => j.total_emails)).toEqual([50_000]);
     expect(out.unsent).toHaveLength(10_000);
     expect(out.stoppedBy).toBe('paused');
+    // Pro has no daily limit: nothing "left today" to report (it once read 0).
+    expect(out).not.toHaveProperty('leftToday');
     expect(Date.parse(out.unsentAfter!) - runtime.now()).toBeGreaterThan(3000_000);
     const error = await pausing.submitList({ emails: list(60_000, 'g') }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ServiceUnavailableError' });
