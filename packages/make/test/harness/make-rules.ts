@@ -90,6 +90,11 @@ export const RULES = {
     source:
       'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (headers: no casing stated); RFC 9110 section 5.1 (field names are case-insensitive)',
   },
+  /**
+   * The API key is therefore used by the module after the webhook, which has the connection; the app's
+   * webhook is a dedicated one, linked to the user's account
+   * (https://developers.make.com/custom-apps-documentation/app-structure/webhooks/dedicated).
+   */
   webhookScope: {
     text: 'a webhook reads only now, environment, parameters, data, body, query, method, headers (no connection)',
     source:
@@ -100,6 +105,11 @@ export const RULES = {
     source:
       'https://developers.make.com/custom-apps-documentation/app-components/modules/action/components (Available IML variables); .../app-structure/rpcs/available-iml-variables',
   },
+  /**
+   * The app uses only built-in functions instead (`if`, `ifempty`, `switch`, `contains`, `map`, `join`,
+   * `split`, `get`, `length`, `encodeURL`): https://www.make.com/en/help/functions/general-functions,
+   * .../string-functions and .../array-functions.
+   */
   noCustomFunctions: {
     text: 'custom IML functions are not available by default',
     source: 'https://developers.make.com/custom-apps-documentation/app-components/iml-functions',
