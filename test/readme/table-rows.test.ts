@@ -9,12 +9,6 @@ import { markdownFiles, ROOT } from '../support/markdown-files';
 
 const MAX_ROW = 300;
 
-/**
- * Files whose rows are still longer, each owned by another change (the count is their long rows at the
- * time of listing). A file that gets fixed must leave this list: the test below says so.
- */
-const PENDING: Record<string, number> = {};
-
 /** `file:line (length)` of each row over the limit. */
 function longRows(file: string, text: string): string[] {
   return text.split('\n').flatMap((line, i) => {
@@ -26,15 +20,10 @@ function longRows(file: string, text: string): string[] {
 
 const rowsOf = (file: string) => longRows(file, readFileSync(join(ROOT, file), 'utf8'));
 
-test('no markdown table row is over 300 characters, outside the files listed as pending', () => {
+test('no markdown table row is over 300 characters', () => {
   const files = markdownFiles();
   expect(files.length).toBeGreaterThan(5);
-  expect(files.filter((f) => !(f in PENDING)).flatMap(rowsOf)).toEqual([]);
-});
-
-test('each pending file still has long rows (remove it from PENDING once fixed)', () => {
-  for (const file of Object.keys(PENDING))
-    expect({ file, stillLong: rowsOf(file).length > 0 }).toEqual({ file, stillLong: true });
+  expect(files.flatMap(rowsOf)).toEqual([]);
 });
 
 test('a long row is caught; padding is not counted', () => {
