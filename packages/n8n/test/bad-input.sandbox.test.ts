@@ -458,6 +458,16 @@ describe('list_jobs rows: Bulk Job > Get Many', () => {
 		expect(propertyOf('getMany', 'offset')).toBeUndefined();
 		rowsOf('list_jobs', 'offset -1');
 		const row = rowsOf('list_jobs', 'limit 101');
+		// A job of its own to list: the test must not depend on an earlier test having made one.
+		const made = await runNode({
+			resource: 'bulkJob',
+			operation: 'submit',
+			emailSource: 'list',
+			emails: 'valid.listed@example.com',
+			waitForCompletion: false,
+			options: {},
+		});
+		expect(made.error).toBeUndefined();
 		const before = sb.requests.length;
 		const { output, error } = await runNode({
 			resource: 'bulkJob',
