@@ -42,69 +42,83 @@ const params = {
 	options: {},
 };
 
+/**
+ * Pre-flight and fingerprinting of 50,003 addresses take about 0.8 s alone; on a loaded 2-core machine
+ * (the whole unit tier on Node 22 beside other work) one run passed jest's default 5 s.
+ */
+const HEAVY_MS = 30_000;
+
 describe('Bulk Job > Submit stopped part way', () => {
-	it('a 503 after the first job outputs the job, the 3 unsent addresses and an ISO time; a replay at once sends nothing', async () => {
-		replyWithFixture(api().get('/v1/account'), 'account.200', (body) => ({
-			...body,
-			plan: 'pro',
-		}));
-		replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202', (body) => ({
-			...body,
-			total_emails: 50_000,
-			credits_used: 50_000,
-		}));
-		replyWithFixture(api().post('/v1/verify/bulk'), 'error.503');
-		const staticData: IDataObject = {};
-		const out: INodeExecutionData[] = await run(params, staticData);
-		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({
-			job_id: 'job_7f3c2a9e41b84d05',
-			total_emails: 50_000,
-			stopped_by: 'paused',
-			unsent: emails.slice(50_000),
-			unsent_count: 3,
-		});
-		const after = String(out[0].json.continue_after);
-		expect(new Date(Date.parse(after)).toISOString()).toBe(after);
-		expect(out[0].json.note).toMatch(/paused new jobs/);
-
-		// No interceptor is left: any request here would fail the test.
-		const replay = await run(params, staticData);
-		expect(replay.map((item) => item.json)).toEqual([
-			expect.objectContaining({
-				job_id: null,
-				status: 'not_sent_yet',
-				unsent: emails.slice(50_000),
-				continue_after: after,
+	it(
+		'a 503 after the first job outputs the job, the 3 unsent addresses and an ISO time; a replay at once sends nothing',
+		async () => {
+			replyWithFixture(api().get('/v1/account'), 'account.200', (body) => ({
+				...body,
+				plan: 'pro',
+			}));
+			replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202', (body) => ({
+				...body,
+				total_emails: 50_000,
+				credits_used: 50_000,
+			}));
+			replyWithFixture(api().post('/v1/verify/bulk'), 'error.503');
+			const staticData: IDataObject = {};
+			const out: INodeExecutionData[] = await run(params, staticData);
+			expect(out).toHaveLength(1);
+			expect(out[0].json).toMatchObject({
+				job_id: 'job_7f3c2a9e41b84d05',
+				total_emails: 50_000,
 				stopped_by: 'paused',
-				sent_before: 50_000,
-				earlier_jobs: ['job_7f3c2a9e41b84d05'],
-			}),
-		]);
-	});
+				unsent: emails.slice(50_000),
+				unsent_count: 3,
+			});
+			const after = String(out[0].json.continue_after);
+			expect(new Date(Date.parse(after)).toISOString()).toBe(after);
+			expect(out[0].json.note).toMatch(/paused new jobs/);
 
-	it('with "Fail" chosen, the same stop fails the node naming the charged job, and a rerun sends only the rest', async () => {
-		replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202', (body) => ({
-			...body,
-			total_emails: 50_000,
-			credits_used: 50_000,
-		}));
-		replyWithFixture(api().post('/v1/verify/bulk'), 'error.503');
-		// Over 10,000 addresses the client reads the plan even without "send what fits".
-		replyWithFixture(api().get('/v1/account'), 'account.200', (body) => ({
-			...body,
-			plan: 'pro',
-		}));
-		const staticData: IDataObject = {};
-		const failing = run({ ...params, options: { onStop: 'fail' } }, staticData);
-		await expect(failing).rejects.toBeInstanceOf(NodeOperationError);
-		await expect(failing).rejects.toThrow(
-			/accepted and charged \(job_7f3c2a9e41b84d05\); 3 addresses were not sent/,
-		);
-		// The memory says the 3 can go after the pause: a rerun now sends nothing.
-		const replay = await run({ ...params, options: { onStop: 'fail' } }, staticData);
-		expect(replay[0].json).toMatchObject({ status: 'not_sent_yet', unsent_count: 3 });
-	});
+			// No interceptor is left: any request here would fail the test.
+			const replay = await run(params, staticData);
+			expect(replay.map((item) => item.json)).toEqual([
+				expect.objectContaining({
+					job_id: null,
+					status: 'not_sent_yet',
+					unsent: emails.slice(50_000),
+					continue_after: after,
+					stopped_by: 'paused',
+					sent_before: 50_000,
+					earlier_jobs: ['job_7f3c2a9e41b84d05'],
+				}),
+			]);
+		},
+		HEAVY_MS,
+	);
+
+	it(
+		'with "Fail" chosen, the same stop fails the node naming the charged job, and a rerun sends only the rest',
+		async () => {
+			replyWithFixture(api().post('/v1/verify/bulk'), 'verify-bulk.202', (body) => ({
+				...body,
+				total_emails: 50_000,
+				credits_used: 50_000,
+			}));
+			replyWithFixture(api().post('/v1/verify/bulk'), 'error.503');
+			// Over 10,000 addresses the client reads the plan even without "send what fits".
+			replyWithFixture(api().get('/v1/account'), 'account.200', (body) => ({
+				...body,
+				plan: 'pro',
+			}));
+			const staticData: IDataObject = {};
+			const failing = run({ ...params, options: { onStop: 'fail' } }, staticData);
+			await expect(failing).rejects.toBeInstanceOf(NodeOperationError);
+			await expect(failing).rejects.toThrow(
+				/accepted and charged \(job_7f3c2a9e41b84d05\); 3 addresses were not sent/,
+			);
+			// The memory says the 3 can go after the pause: a rerun now sends nothing.
+			const replay = await run({ ...params, options: { onStop: 'fail' } }, staticData);
+			expect(replay[0].json).toMatchObject({ status: 'not_sent_yet', unsent_count: 3 });
+		},
+		HEAVY_MS,
+	);
 
 	it("a list that can never fit is an input error in the client's words, not a retry-later one", () => {
 		const error = toNodeError(
