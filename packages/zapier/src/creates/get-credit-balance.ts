@@ -3,7 +3,7 @@ import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
-import { field } from '../fields/outputs';
+import { creditOutputFields, field } from '../fields/outputs';
 import { asSample, creditBalanceSample } from '../samples';
 
 /** Empty Minimum Credits: what one check costs, so Enough Credits still says whether the next one can run. */
@@ -68,11 +68,7 @@ export default defineCreate({
     perform,
     sample: asSample(sample),
     outputFields: [
-      field('credits', 'Credits Left', 'integer'),
-      field('credits_used_today', 'Credits Used in the Last 24 Hours', 'integer'),
-      field('credits_used_this_month', 'Credits Used in the Last 30 Days', 'integer'),
-      field('plan_limit', 'Plan Limit', 'string'),
-      field('renewal_date', 'Renewal Date', 'datetime'),
+      ...creditOutputFields(),
       field('minimum_credits', 'Minimum Credits', 'integer'),
       field('enough_credits', 'Enough Credits', 'boolean'),
       field('credits_short', 'Credits Short', 'integer'),

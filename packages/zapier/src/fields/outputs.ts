@@ -59,6 +59,17 @@ export function verifiedAddressOutputFields(prefix = ''): PlainOutputField[] {
  * What a count covers, in its label: the job's own counts cover every address of the job, the counts
  * this app makes cover only the rows a step returned (capped, or filtered by group).
  */
+/** The balance as GET /v1/account/credits gives it: Get Credit Balance and Credit Balance Below. */
+export function creditOutputFields(): PlainOutputField[] {
+  return [
+    field('credits', 'Credits Left', 'integer'),
+    field('credits_used_today', 'Credits Used in the Last 24 Hours', 'integer'),
+    field('credits_used_this_month', 'Credits Used in the Last 30 Days', 'integer'),
+    field('plan_limit', 'Plan Limit', 'string'),
+    field('renewal_date', 'Renewal Date', 'datetime'),
+  ];
+}
+
 export type CountScope = 'Whole Job' | 'Returned Rows';
 
 export function groupCountOutputFields(prefix: string, scope: CountScope): PlainOutputField[] {

@@ -3,7 +3,7 @@ import { defineTrigger, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
-import { field } from '../fields/outputs';
+import { creditOutputFields, field } from '../fields/outputs';
 import { asSample, creditBalanceSample } from '../samples';
 
 /**
@@ -115,11 +115,7 @@ export default defineTrigger({
       field('threshold', 'Threshold', 'integer'),
       field('below_since', 'Below Threshold Since', 'datetime'),
       field('credits_short', 'Credits Short of Threshold', 'integer'),
-      field('credits', 'Credits Left', 'integer'),
-      field('credits_used_today', 'Credits Used in the Last 24 Hours', 'integer'),
-      field('credits_used_this_month', 'Credits Used in the Last 30 Days', 'integer'),
-      field('plan_limit', 'Plan Limit', 'string'),
-      field('renewal_date', 'Renewal Date', 'datetime'),
+      ...creditOutputFields(),
     ],
   },
 });
