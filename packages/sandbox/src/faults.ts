@@ -49,8 +49,29 @@ interface Armed<T> {
   remaining: number;
 }
 
+/** A maintenance pause of new bulk jobs (503 with Retry-After); the rest of the API keeps answering. */
+export interface PauseSpec {
+  /** Seconds (spec time) the 503 asks callers to wait; default 30. */
+  retryAfterSeconds?: number;
+  /** Let this many more jobs in first: the pause begins after them (a stop part way through a list). */
+  afterJobs?: number;
+  /**
+   * Lift the pause once the wait it first named has passed (sandbox clock), so a caller that comes back
+   * at Retry-After gets in. Without it the pause holds until resumeNewJobs(), each 503 naming a fresh wait.
+   */
+  liftsAtRetryAfter?: boolean;
+}
+
+interface Pause {
+  retryAfterSeconds: number;
+  jobsLeft: number;
+  lifts: boolean;
+  /** Set by the first refusal of a lifting pause: the time it names, and lifts at. */
+  until?: number;
+}
+
 export interface FaultOptions {
-  pauseNewJobs?: boolean | { retryAfterSeconds?: number };
+  pauseNewJobs?: boolean | PauseSpec;
   failNext?: FailNextSpec[];
   slow?: SlowSpec[];
   webhookFailures?: number;
@@ -70,7 +91,7 @@ function matches(m: RequestMatcher, method: string, path: string): boolean {
 export class FaultController {
   private failures: Armed<FailNextSpec>[] = [];
   private slows: Armed<SlowSpec>[] = [];
-  private paused: { retryAfterSeconds: number } | null = null;
+  private paused: Pause | null = null;
   private webhookFailuresLeft = 0;
   private latency = 0;
 
@@ -97,16 +118,43 @@ export class FaultController {
     );
   }
 
-  pauseNewJobs(opts: { retryAfterSeconds?: number } = {}): void {
-    this.paused = { retryAfterSeconds: opts.retryAfterSeconds ?? 30 };
+  pauseNewJobs(opts: PauseSpec = {}): void {
+    const afterJobs = opts.afterJobs ?? 0;
+    if (!Number.isSafeInteger(afterJobs) || afterJobs < 0)
+      throw new RangeError('afterJobs must be a whole number >= 0');
+    this.paused = {
+      retryAfterSeconds: opts.retryAfterSeconds ?? 30,
+      jobsLeft: afterJobs,
+      lifts: opts.liftsAtRetryAfter === true,
+    };
   }
 
   resumeNewJobs(): void {
     this.paused = null;
   }
 
+  /** Whether a pause is armed (it may still be letting its first jobs in). */
   get newJobsPaused(): { retryAfterSeconds: number } | null {
-    return this.paused;
+    return this.paused && { retryAfterSeconds: this.paused.retryAfterSeconds };
+  }
+
+  /**
+   * The time a bulk submission arriving at `now` is told to come back, or null when it may go in.
+   * `wait` turns the pause's spec seconds into the clock's milliseconds.
+   */
+  refuseNewJobUntil(now: number, wait: (specMs: number) => number): number | null {
+    const p = this.paused;
+    if (!p || p.jobsLeft > 0) return null;
+    if (!p.lifts) return now + wait(p.retryAfterSeconds * 1000);
+    p.until ??= now + wait(p.retryAfterSeconds * 1000);
+    if (now < p.until) return p.until;
+    this.paused = null;
+    return null;
+  }
+
+  /** Counts a job in against a pause that begins after some jobs. */
+  jobCreated(): void {
+    if (this.paused && this.paused.jobsLeft > 0) this.paused.jobsLeft -= 1;
   }
 
   failNext(spec: FailNextSpec): void {

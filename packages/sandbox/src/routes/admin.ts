@@ -27,6 +27,17 @@ function optionalString(body: Record<string, unknown>, name: string): string | u
   return v;
 }
 
+function optionalBoolean(body: Record<string, unknown>, name: string): boolean | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean')
+    throw new HttpError(422, 'invalid_request', `${name} must be true or false.`, {
+      field: name,
+      rule: 'type',
+    });
+  return v;
+}
+
 /** Turns the faults' own TypeError/RangeError into a 422 naming the problem. */
 function guarded(fn: () => void): Reply {
   try {
@@ -105,7 +116,11 @@ export async function handleAdmin(
   }
   if (route === 'POST /faults/pause-new-jobs') {
     return guarded(() =>
-      faults.pauseNewJobs({ retryAfterSeconds: optionalNumber(body, 'retry_after_seconds') }),
+      faults.pauseNewJobs({
+        retryAfterSeconds: optionalNumber(body, 'retry_after_seconds'),
+        afterJobs: optionalNumber(body, 'after_jobs'),
+        liftsAtRetryAfter: optionalBoolean(body, 'lifts_at_retry_after'),
+      }),
     );
   }
   if (route === 'DELETE /faults/pause-new-jobs') return guarded(() => faults.resumeNewJobs());

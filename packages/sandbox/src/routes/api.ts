@@ -159,10 +159,9 @@ async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
     const violations = await resolvedViolations(ctx, request.webhookUrl);
     if (violations.length) throw webhookUrlRefused(violations);
   }
-  const paused = ctx.faults.newJobsPaused;
-  if (paused) {
-    const now = ctx.clock.now();
-    const at = now + ctx.clock.scaled(paused.retryAfterSeconds * 1000);
+  const now = ctx.clock.now();
+  const at = ctx.faults.refuseNewJobUntil(now, (ms) => ctx.clock.scaled(ms));
+  if (at !== null) {
     throw new HttpError(
       503,
       'new_jobs_paused',
@@ -185,6 +184,7 @@ async function submitBulk({ ctx, req, account }: RouteInput): Promise<Reply> {
   });
   account.ledger.charge(count, job.createdAt, job.id);
   account.usage.record(count, job.createdAt);
+  ctx.faults.jobCreated();
   const submission: BulkSubmission = {
     job_id: job.id,
     status: 'queued',

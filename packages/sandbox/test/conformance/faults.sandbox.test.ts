@@ -81,6 +81,23 @@ describe('sandbox conformance: fault injection (options, handle and admin HTTP A
     expect(rows.map((r) => r.email)).toEqual(emails);
   });
 
+  test('a pause after the first job, lifting at its Retry-After: job 1 in, job 2 refused with a fixed time, in after it', async () => {
+    sb.faults.pauseNewJobs({ retryAfterSeconds: 3600, afterJobs: 1, liftsAtRetryAfter: true });
+    const submit = (tag: string) =>
+      call('POST', '/v1/verify/bulk', { body: { emails: [`${tag}.valid@example.com`] } });
+    expect((await submit('first')).status).toBe(202);
+    const refused = await submit('second');
+    expect(refused.status).toBe(503);
+    const again = await submit('third');
+    expect(again.status).toBe(503);
+    // A lifting pause names one time: the second refusal's wait is no longer than the first's.
+    expect(Number(again.headers['retry-after'])).toBeLessThanOrEqual(Number(refused.headers['retry-after']));
+    expect(sb.ledger().charged).toBe(1);
+    sb.advanceTime(3600_000);
+    expect((await submit('fourth')).status).toBe(202);
+    expect(sb.faults.newJobsPaused).toBeNull();
+  });
+
   test('pausing new jobs: 503 with Retry-After on bulk submission only, nothing charged; resuming lets jobs in', async () => {
     sb.faults.pauseNewJobs({ retryAfterSeconds: 120 });
     const r = await call('POST', '/v1/verify/bulk', { body: { emails: ['valid@example.com'] } });
