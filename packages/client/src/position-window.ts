@@ -8,10 +8,10 @@
 import { categorize, type Group } from './categories';
 import type { RequestOptions } from './core/http';
 import { isJobStopped } from './core/waiting';
-import { AbortedError, InputError, RequestTimeoutError, TimeBudgetSpentError } from './errors';
+import { InputError } from './errors';
 import { LIMITS, STOPPED_STATUSES } from './limits';
 import type { Job, JobStatusValue, ResultRow, ResultsPage } from './types';
-import type { ResultsWindowReader, WindowEnd } from './results-window';
+import { isOutOfTime, type ResultsWindowReader, type WindowEnd } from './results-window';
 
 export interface PositionWindowOptions {
   /** Position of the window's first row, 0-based among the job's stored rows. */
@@ -45,12 +45,6 @@ export interface PositionWindow {
   end: WindowEnd;
 }
 
-function outOfTime(error: unknown, deadline: number | undefined, now: () => number): boolean {
-  if (error instanceof TimeBudgetSpentError) return true;
-  if (deadline === undefined) return false;
-  return (error instanceof RequestTimeoutError || error instanceof AbortedError) && now() >= deadline - 50;
-}
-
 export async function readPositionWindow(
   reader: ResultsWindowReader,
   jobId: string,
@@ -66,7 +60,7 @@ export async function readPositionWindow(
   const opts: RequestOptions = { deadline: options.deadline, signal: options.signal };
   const readPage = (page: number, perPage: number): Promise<ResultsPage | undefined> =>
     reader.getResultsPage(jobId, { page, per_page: perPage }, opts).catch((error: unknown) => {
-      if (outOfTime(error, options.deadline, now)) return undefined;
+      if (isOutOfTime(error, options.deadline, now)) return undefined;
       throw error;
     });
   // The job and the window's first page at once, then the window's other pages at once: two answers'

@@ -73,7 +73,7 @@ export interface RowsOnlyWindow extends Omit<ResultsWindow, 'job' | 'status'> {
 export type WindowRead = RowsOnlyWindow & { job: Job | undefined };
 
 /** Errors that mean "out of time", which end a window with what was read instead of failing it. */
-function isOutOfTime(error: unknown, deadline: number | undefined, now: () => number): boolean {
+export function isOutOfTime(error: unknown, deadline: number | undefined, now: () => number): boolean {
   if (error instanceof TimeBudgetSpentError) return true;
   if (deadline === undefined) return false;
   return (error instanceof RequestTimeoutError || error instanceof AbortedError) && now() >= deadline - 50;
