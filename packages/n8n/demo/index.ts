@@ -112,10 +112,9 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoOptio
 		const single = runner.nodeOutput(run, 'Verify One Address');
 		const rows = runner.nodeOutput(run, 'Verify the Sheet as One Job');
 		if (!Array.isArray(single) || !Array.isArray(rows)) {
-			log(
-				`  The workflow did not finish: ${JSON.stringify(Array.isArray(rows) ? single : rows).slice(0, 500)}`,
+			throw new Error(
+				`The workflow did not finish: ${JSON.stringify(Array.isArray(rows) ? single : rows).slice(0, 500)}`,
 			);
-			return;
 		}
 		log(`  Verify One Address -> ${single[0].email}: ${single[0].category} (${single[0].group})`);
 		log(
