@@ -93,21 +93,40 @@ function checkOne(spec: ParamSpec, value: unknown, where: string): unknown {
   }
 }
 
-/** Applies defaults and checks every parameter; returns the values the module would run with. */
+/**
+ * Applies defaults and checks every parameter; returns the values the module would run with. A field the
+ * form does not show (not a parameter, or nested under a select option not chosen) is refused, as Make's
+ * validator does in strict mode ("Unknown field").
+ */
 export function validateParameters(
   specs: ParamSpec[],
   input: Record<string, unknown>,
+): Record<string, unknown> {
+  const shown = new Set<string>();
+  const out = checkShown(specs, input, shown);
+  for (const key of Object.keys(input)) {
+    if (!shown.has(key)) throw new ParamValidationError(key, 'unknown field: the form shows no such field');
+  }
+  return out;
+}
+
+function checkShown(
+  specs: ParamSpec[],
+  input: Record<string, unknown>,
+  shown: Set<string>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const name = spec.name!;
     const label = spec.label ?? name;
+    shown.add(name);
     let value = input[name];
-    if (value === undefined || value === null || value === '') value = spec.default;
-    if (value === undefined || value === null || value === '') {
-      if (spec.required) throw new ParamValidationError(label, 'a value is required');
-      continue;
-    }
+    const empty = (v: unknown) => v === undefined || v === null || v === '';
+    // A required field's default only prefills the editor's form: the module's mapper must hold a value,
+    // and Make's own validator (Forman) refuses one without it ("Field is mandatory"), default or not.
+    if (empty(value) && spec.required) throw new ParamValidationError(label, 'a value is required');
+    if (empty(value)) value = spec.default;
+    if (empty(value)) continue;
     out[name] = checkOne(spec, value, label);
     // A select option's nested fields appear (and are checked) only when that option is chosen
     // (https://developers.make.com/custom-apps-documentation/component-blocks/parameters/select, nested).
@@ -115,7 +134,7 @@ export function validateParameters(
       const chosen = (spec.options as { value: unknown; nested?: ParamSpec[] }[]).find(
         (o) => o.value === value,
       );
-      if (Array.isArray(chosen?.nested)) Object.assign(out, validateParameters(chosen.nested, input));
+      if (Array.isArray(chosen?.nested)) Object.assign(out, checkShown(chosen.nested, input, shown));
     }
   }
   return out;
