@@ -26,7 +26,7 @@ import type { AccountSeed, Sandbox } from '@evf/sandbox';
 import { RESULT_COLUMNS } from '@evf/client';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { executeContext, type TestCredentials } from './support/context';
-import { startFastSandbox } from '../../../test/support/sandbox';
+import { eventually, startFastSandbox } from '../../../test/support/sandbox';
 
 const PLANS: [string, AccountSeed, number | null][] = [
 	['Starter', { plan: 'starter' }, 10_000],
@@ -194,13 +194,6 @@ async function runToDone(
 	return measured;
 }
 
-/** Every job finished (jobs run in real time at rowsPerSecond; the last one may still be running). */
-async function finished(sb: Sandbox, jobIds: string[]): Promise<void> {
-	for (const id of jobIds) {
-		while (!sb.job(id)?.terminal) await new Promise((r) => setTimeout(r, 10));
-	}
-}
-
 describe.each([false, true])(
 	'a big sheet on a small plan through Submit and Get Results for Rows (503 after the first job: %s)',
 	(pause) => {
@@ -240,7 +233,8 @@ describe.each([false, true])(
 					expect(measured.pauses).toBe(pause && jobs > 1 ? 1 : 0);
 					expect(sb.ledger(acct.accountId).charged).toBe(size);
 
-					await finished(sb, measured.jobIds);
+					// Jobs run in real time at rowsPerSecond: the last one may still be running.
+					await eventually(() => measured.jobIds.every((id) => sb.job(id)?.terminal), 60_000);
 					const rows = await run(
 						credentials,
 						{
