@@ -31,6 +31,11 @@ const HINTS: Record<number, string> = {
 
 export function toNodeError(node: INode, error: unknown, itemIndex?: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	// AllowanceExceededError (one job larger than the daily allowance) is an InputError, so it lands here
+	// and is never a retry-later error. No input to this package's steps reaches it today: the client
+	// throws it only under `maxJobs`, which no operation sets, and without a cap it cuts a list into
+	// jobs that fit (the plan's window, or the smallest daily allowance after a 429) and outputs the rest
+	// as unsent. The mapping stays for the client's other callers' path (submit-stops.test.ts).
 	if (error instanceof InputError) {
 		return new NodeOperationError(node, error.message, {
 			itemIndex,
