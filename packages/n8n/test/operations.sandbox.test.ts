@@ -419,11 +419,14 @@ describe('Bulk Job > Submit', () => {
 		afterAll(async () => {
 			await slow.close();
 		});
-		/** The newest job of the account: the one the test's submission created (tests run one by one). */
-		const newestJob = async (): Promise<string> => {
+		/**
+		 * The newest job of the account: the one the test's submission created (tests run one by one, in
+		 * any order; undefined before the first).
+		 */
+		const newestJob = async (): Promise<string | undefined> => {
 			const client = createClient({ apiKey: slow.apiKey, baseUrl: slow.baseUrl });
 			const { jobs } = await client.listJobs({ limit: 1 });
-			return jobs[0].job_id;
+			return jobs[0]?.job_id;
 		};
 		const submitAndPoll = (emails: string, extra: Record<string, unknown>) => ({
 			resource: 'bulkJob',
@@ -448,7 +451,7 @@ describe('Bulk Job > Submit', () => {
 				{ credentials: slowCredentials },
 			).catch((error: unknown) => error);
 			expect(failure).toBeInstanceOf(NodeOperationError);
-			const jobId = await newestJob();
+			const jobId = (await newestJob())!;
 			const { message, description } = failure as NodeOperationError;
 			expect(message).toContain(`job ${jobId} was submitted and charged and still running`);
 			expect(message).toMatch(/still (queued|processing)/);
@@ -471,6 +474,7 @@ describe('Bulk Job > Submit', () => {
 			await waitFor(
 				async () => {
 					jobId = await newestJob();
+					if (jobId === undefined) return false;
 					// The new job's first poll was answered: the node is now in its ten-minute sleep.
 					return (
 						jobId !== earlier &&
@@ -493,7 +497,7 @@ describe('Bulk Job > Submit', () => {
 				undefined,
 				{ credentials: slowCredentials, continueOnFail: true },
 			);
-			const jobId = await newestJob();
+			const jobId = (await newestJob())!;
 			expect(output[0].json.error).toContain(`job ${jobId} was submitted and charged`);
 			expect(output[0].json.description).toMatch(/Do not run this step again/);
 		});

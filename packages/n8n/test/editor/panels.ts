@@ -23,7 +23,7 @@ const submitOptions = [
 	'If the Allowance or a Pause Stops the List',
 	'List Name',
 	'Priority',
-	'Remember Lists Stopped Part Way',
+	'Remember Sent Lists',
 	'Skip Rows Already Answered',
 	'Webhook URL',
 ];

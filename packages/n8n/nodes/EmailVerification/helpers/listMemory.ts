@@ -62,8 +62,9 @@ export function recall(
 }
 
 /**
- * Records a run. Only a list that stopped part way (or one already remembered) is kept: a list sent
- * whole in one run needs no memory, and keeping every list would block verifying it again.
+ * Records a run, whether it sent the whole list or stopped part way: a replay of either charges nothing
+ * (issue #29: no replay charges an address twice). A finished list is let go a day later, and the
+ * option can be turned off to verify a list again at once.
  */
 export function record(
 	staticData: IDataObject,
@@ -72,7 +73,7 @@ export function record(
 	run: Pick<ListSubmission, 'jobs' | 'unsent' | 'unsentAfter' | 'stoppedBy'>,
 	now: number,
 ): void {
-	if (!previous && run.unsent.length === 0) return;
+	if (!previous && run.jobs.length === 0 && run.unsent.length === 0) return;
 	const memory = rememberRun(previous, emails, run);
 	const others = entriesOf(staticData, now).filter((e) => e.memory !== previous);
 	staticData[KEY] = [{ memory, updatedAt: now }, ...others].slice(

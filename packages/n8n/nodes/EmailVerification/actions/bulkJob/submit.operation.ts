@@ -175,12 +175,12 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
-				displayName: 'Remember Lists Stopped Part Way',
+				displayName: 'Remember Sent Lists',
 				name: 'rememberLists',
 				type: 'boolean',
 				default: true,
 				description:
-					"Whether a rerun of a list stopped part way sends only its unsent addresses, never before continue_after. Kept in the workflow's static data, which n8n saves only for an active workflow started by its trigger, when the execution succeeds: manual test runs are not remembered.",
+					"Whether a rerun or replay of a list sends only what earlier runs did not (nothing once all of it went, for a day after), never before continue_after. Turn off to verify the same list again at once. Kept in the workflow's static data, which n8n saves only for an active workflow started by its trigger, when the execution succeeds: manual test runs are not remembered.",
 			},
 			{
 				displayName: 'Skip Rows Already Answered',
