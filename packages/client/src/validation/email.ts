@@ -17,6 +17,13 @@ const enum C {
   Letter = 16,
 }
 
+/**
+ * Math.imul held once: inside a vm context (jest's test environment, any host that runs code in one) each
+ * lookup of the global Math goes through the context's interceptor, which made the scan of 150,000
+ * addresses about 25 times slower there (1.6 s against 0.06 s in plain Node).
+ */
+const imul = Math.imul;
+
 const TABLE = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
@@ -107,19 +114,19 @@ export function scanEmail(s: string, out?: ScanHash): number {
     if (c === 46 /* . */) {
       if (prevDot) return R_LOCAL_DOT;
       prevDot = true;
-      h = Math.imul(h ^ c, 0x01000193);
+      h = imul(h ^ c, 0x01000193);
       continue;
     }
     if (!(f & C.LocalOk)) return f & C.Separator ? SCAN_SEPARATOR : R_LOCAL_CHAR;
     upper |= f & C.Upper;
-    h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
+    h = imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
     prevDot = false;
   }
   if (i === n) return R_NO_AT;
   if (i === 0) return R_LOCAL_EMPTY;
   if (prevDot) return R_LOCAL_DOT;
   if (i > LIMITS.maxLocalPartLength) return R_LOCAL_LONG;
-  h = Math.imul(h ^ 64, 0x01000193);
+  h = imul(h ^ 64, 0x01000193);
   const domainStart = ++i;
   if (domainStart === n) return R_DOMAIN_EMPTY;
   if (n - domainStart > LIMITS.maxDomainLength) return R_DOMAIN_LONG;
@@ -129,7 +136,7 @@ export function scanEmail(s: string, out?: ScanHash): number {
   for (; i <= n; i++) {
     const c = i < n ? s.charCodeAt(i) : 46; // a virtual dot closes the last label
     if (c === 46) {
-      h = Math.imul(h ^ 46, 0x01000193);
+      h = imul(h ^ 46, 0x01000193);
       const len = i - labelStart;
       if (len === 0 || len > LIMITS.maxDomainLabelLength) return R_DOMAIN_LABEL;
       if (s.charCodeAt(labelStart) === 45 || s.charCodeAt(i - 1) === 45) return R_DOMAIN_LABEL;
@@ -150,7 +157,7 @@ export function scanEmail(s: string, out?: ScanHash): number {
     if (!(f & C.DomainOk)) return f & C.Separator ? SCAN_SEPARATOR : R_DOMAIN_CHAR;
     if (!(f & C.Letter)) labelAllLetters = false;
     upper |= f & C.Upper;
-    h = Math.imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
+    h = imul(h ^ (f & C.Upper ? c | 0x20 : c), 0x01000193);
   }
   // Kept within 30 bits so V8 stores it as a small integer: a full int32 would be boxed on every call.
   if (out) out.hash = h & 0x3fffffff;
