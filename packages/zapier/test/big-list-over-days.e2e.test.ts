@@ -47,6 +47,11 @@ const PLANS: [string, AccountSeed, number | null][] = [
  * The 150,000-row files are measured with EVF_FULL_MATRIX=1 only: in jest's VM the client's address scan
  * runs about 25 times slower than in plain Node (150,000 addresses: 5 s against 0.2 s, measured), so a
  * run on them takes 20-40 s of the file's 3-minute CI share, and Starter and any top-up need 15 runs.
+ * Measured with it on this (shared, 2-core) machine: Growth 150,000 reached day 3, where the resume
+ * took 27.9 s and left rows unread by its time budget (an answer to run again, nothing charged); Pro
+ * 150,000 sent 2 jobs, then each run spent its 25 s reading the file and 100,000 rows back and stopped
+ * by its time budget before the third job went (nothing charged, three times running): at 150,000 rows
+ * the step does not finish inside Zapier's 30 s on this machine.
  */
 const FULL = process.env.EVF_FULL_MATRIX === '1';
 const SIZES = FULL ? [50_000, 150_000] : [50_000];
@@ -123,7 +128,10 @@ function stopOf(flow: FlowRun): Stop | undefined {
 }
 
 const isPause = (words: string) => /paus/i.test(words);
-const isTimeBudget = (flow: FlowRun) => /"code":"time_budget"/.test(flow.error?.message ?? '');
+/** The step's own time budget stopped it: before its job went, or before every row was read back. */
+const isTimeBudget = (flow: FlowRun, stop: Stop) =>
+  /"code":"time_budget"/.test(flow.error?.message ?? '') ||
+  /not read within this step's time limit; run this step again/.test(stop.words);
 
 /** One line a run, for measuring (EVF_MATRIX_LOG=1): when, how long each step took, what it said. */
 function log(runs: number, flow: FlowRun, stop: Stop | undefined) {
@@ -167,11 +175,11 @@ async function fileToDone(accountId: string, side: ZapierSide, url: string, rows
     }
     // A run charges at most one job's worth, and never more than is still open.
     expect(charged() - before).toBeLessThanOrEqual(Math.min(50_000, rows - before));
-    if (isTimeBudget(flow)) {
-      // Zapier's 30 s ran out before the job went (the file's read and scan on a busy machine): an
-      // answer that charged nothing, and the next run goes on from the same place.
+    if (isTimeBudget(flow, stop)) {
+      // The step's 25 s ran out (the file's read and scan, or reading 100,000+ rows back, on a busy
+      // machine): an answer the next run goes on from; a job it sent is read, never sent again.
       timeBudgetStops += 1;
-      expect(charged()).toBe(before);
+      if (flow.error) expect(charged()).toBe(before);
       if (timeBudgetStops > 3) throw new Error(`the step ran out of time ${timeBudgetStops} times`);
       continue;
     }
