@@ -88,3 +88,12 @@ export function readableTime(iso: string): string {
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/**
+ * A time to wait for, in the same words, rounded up to the whole minute: "after 03:07" read as
+ * "run at 03:07" must not be early, or the service refuses a run made at the minute the words named.
+ */
+export function readableTimeAfter(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : readableTime(new Date(Math.ceil(ms / 60_000) * 60_000).toISOString());
+}

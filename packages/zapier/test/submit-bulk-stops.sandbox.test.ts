@@ -63,3 +63,18 @@ it('Most Addresses to Send: 10 of 25 go, the next run of the same list sends the
   expect(third.note).toMatch(/25 addresses of this list were sent by earlier runs/);
   expect(sb.ledger(account.accountId).charged).toBe(25);
 });
+
+it('the whole list again after a run given only Not Sent Addresses: nothing is sent twice', async () => {
+  const { sb } = session;
+  const account = sb.addAccount({ plan: 'pro', credits: 1_000 });
+  const authData = { api_key: account.apiKey };
+  const emails = listOf(25, 'mapped');
+  const first = await run(steps.bulk, { authData, inputData: { emails, max_addresses: '10' } });
+  expect(first).toMatchObject({ total_emails: 10, unsent_count: 15 });
+  // The user maps Not Sent Addresses into the next run; then the first run is replayed.
+  const mapped = await run(steps.bulk, { authData, inputData: { emails: first.unsent } });
+  expect(mapped).toMatchObject({ total_emails: 15, all_sent: true });
+  const replay = await run(steps.bulk, { authData, inputData: { emails } });
+  expect(replay).toMatchObject({ job_count: 0, all_sent: true });
+  expect(sb.ledger(account.accountId).charged).toBe(25);
+});

@@ -8,7 +8,13 @@ import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
-import { makeSheetFile, runWholeSheetZap, type ZapierSide } from './support/whole-sheet-flow';
+import {
+  callbackFor,
+  makeSheetFile,
+  runStep,
+  runWholeSheetZap,
+  type ZapierSide,
+} from './support/whole-sheet-flow';
 
 let sb: Sandbox;
 let receiver: RawReceiver;
@@ -72,4 +78,33 @@ it('Starter, a 12,000-row file: 10,000 on day 1, the rest marked with when; a re
   expect(replay.output).toMatchObject({ complete: true });
   expect(replay.sheet).toEqual(day2.sheet);
   expect(charged()).toBe(file.unique);
+}, 60_000);
+
+it('the file gone before the resume: the results list the verified rows, and do not claim the file is complete', async () => {
+  const account = sb.addAccount({ plan: 'starter', credits: 100_000 });
+  const side: ZapierSide = { files, receiver, authData: { api_key: account.apiKey }, zcache: {} };
+  const file = makeSheetFile(12_000, 'gone');
+  const url = files.host('gone.csv', file.csv);
+  const method = 'creates.verify_file_and_wait.operation';
+  const waiting = await runStep(side, `${method}.perform`, { inputData: { file: url } });
+  expect(waiting.status).toBe('CALLBACK');
+  const jobIds = waiting.results!.job_ids as string[];
+  const rawRequest = await callbackFor(receiver, jobIds[0]!);
+  // The file host fails (or is too slow) while the step resumes: it cannot be read again.
+  files.unhost('gone.csv');
+  const resumed = await runStep(side, `${method}.performResume`, {
+    inputData: { file: url },
+    outputData: waiting.results,
+    rawRequest,
+  });
+  expect(resumed.error).toBeUndefined();
+  expect(resumed.results).toMatchObject({
+    complete: false,
+    rows_verified: 10_000,
+    rows_not_verified: file.unique - 10_000,
+  });
+  expect(resumed.results!.note).toMatch(
+    /could not be read again.*\d[\d,]* address\(es\) of the file were left for a later run \(not sent yet: over today's allowance, runs again after \d{4}-\d\d-\d\d \d\d:\d\d UTC.*run this step again to get every row/,
+  );
+  expect(sb.ledger(account.accountId).charged).toBe(10_000);
 }, 60_000);

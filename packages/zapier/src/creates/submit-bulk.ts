@@ -17,7 +17,7 @@ import { listInputFields } from '../fields/inputs';
 import { emailsFromInput, jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, lineItemsField, preflightOutputFields } from '../fields/outputs';
 import { bulkSubmissionSample, preflightSample } from '../samples';
-import { preflightSummary, readableTime } from '../shapes';
+import { preflightSummary, readableTimeAfter } from '../shapes';
 
 type SubmitInput = ListInputData & { max_addresses?: unknown };
 
@@ -42,11 +42,14 @@ function unsentNote(submission: StepSubmission, capped: number, earlier: number)
     );
   } else if (submission.note) {
     parts.push(
-      submission.note.replace(submission.unsentAfter ?? '\u0000', readableTime(submission.unsentAfter ?? '')),
+      submission.note.replace(
+        submission.unsentAfter ?? '\u0000',
+        readableTimeAfter(submission.unsentAfter ?? ''),
+      ),
     );
   }
   if (capped) parts.push(`${capped} addresses were held back by Most Addresses to Send.`);
-  const after = submission.unsentAfter ? ` after ${readableTime(submission.unsentAfter)}` : '';
+  const after = submission.unsentAfter ? ` after ${readableTimeAfter(submission.unsentAfter)}` : '';
   parts.push(
     `The ${submission.unsent.length} addresses in Not Sent Addresses were not sent and not charged. Run this step again with the same list${after}: it sends only those (this connection remembers the list for 30 days), or map Not Sent Addresses into another "Submit Bulk Verification" step.`,
   );
@@ -95,18 +98,32 @@ function memoryKey(emails: string | string[]): string {
   return `evf-bulk:${listFingerprint(preflightEmails(emails).unique.map((e) => e.toLowerCase()))}`;
 }
 
-function asMemory(value: unknown): ListMemory | undefined {
+/** The memory as kept: the client's, plus every cache key it is kept under. */
+type KeptMemory = ListMemory & { cache_keys?: string[] };
+
+function asMemory(value: unknown): KeptMemory | undefined {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  const m = parsed as Partial<ListMemory> | null | undefined;
+  const m = parsed as Partial<KeptMemory> | null | undefined;
   return m && Array.isArray(m.lists) && Array.isArray(m.jobs) && Array.isArray(m.unsent)
-    ? (m as ListMemory)
+    ? (m as KeptMemory)
     : undefined;
 }
 
-/** The memory is kept under the whole list's key and under the key of what is left unsent, so a run given either finds it. */
-async function remember(z: ZObject, keys: string[], memory: ListMemory): Promise<void> {
+/**
+ * The memory is kept under the key of every list a run of it was given (the whole list, each run's Not
+ * Sent Addresses) and of what is left unsent, all updated by every run: a run given the whole list
+ * after a run given only the unsent must see the jobs that run made, or it would send them again.
+ */
+async function remember(
+  z: ZObject,
+  earlier: KeptMemory | undefined,
+  keys: string[],
+  memory: ListMemory,
+): Promise<void> {
   const cache = cacheOf(z);
-  for (const key of new Set(keys)) await cache.set(key, JSON.stringify(memory), REMEMBER_SECONDS, SCOPE);
+  const all = [...new Set([...(earlier?.cache_keys ?? []), ...keys])];
+  const kept: KeptMemory = { ...memory, cache_keys: all };
+  for (const key of all) await cache.set(key, JSON.stringify(kept), REMEMBER_SECONDS, SCOPE);
 }
 
 /** Most Addresses to Send: a whole number of 1 or more, or no cap. */
@@ -162,14 +179,14 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle<SubmitInput>) => {
     if (error instanceof PartialSubmissionError && error.accepted.length) {
       const unsent = [...error.unsent, ...held];
       const run = { jobs: error.accepted as ListSubmission['jobs'], unsent, stoppedBy: error.stoppedBy };
-      await remember(z, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
+      await remember(z, memory, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
     }
     throw error;
   }
   const unsent = [...submission.unsent, ...held];
   const run = { ...submission, unsent };
   if (unsent.length || next.remembered) {
-    await remember(z, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
+    await remember(z, memory, [key, memoryKey(unsent)], rememberRun(memory, emails, run));
   }
   return submissionOutput(run, held.length, next.alreadySent);
 });

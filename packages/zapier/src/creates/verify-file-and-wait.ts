@@ -36,7 +36,7 @@ import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
-import { readableTime } from '../shapes';
+import { readableTime, readableTimeAfter } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
 type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & {
@@ -63,15 +63,19 @@ interface Waiting {
   waiting_for_callback: true;
   /** Why rows were left for a later run, in words for their rows (no addresses: outputData stays small). */
   not_sent_reason?: string;
+  /** How many unique addresses were left for a later run: counted here in case the file cannot be read again. */
+  not_sent_count?: number;
 }
 
 /**
  * The words for rows this run left for a later one: over today's allowance (with the time the service
  * gave), or past the one job a run of this step sends.
  */
-function notSentReason(unsentAfter: string | undefined, overOneJob: boolean): string {
+function notSentReason(unsentAfter: string | undefined, overOneJob: boolean, paused = false): string {
+  if (unsentAfter && paused)
+    return `not sent yet: the service paused new jobs for a while, runs again after ${readableTimeAfter(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
   if (unsentAfter)
-    return `not sent yet: over today's allowance, runs again after ${readableTime(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
+    return `not sent yet: over today's allowance, runs again after ${readableTimeAfter(unsentAfter)}; run this step again then (rows already verified are not sent again)`;
   if (overOneJob)
     return 'not sent yet: one run of this step sends one job; run this step again to send the rest (rows already verified are not sent again)';
   return "not sent yet: over today's allowance; run this step again later (rows already verified are not sent again)";
@@ -284,7 +288,12 @@ async function finish(
   bundle: Bundle<FileInput>,
   reading: RowsRead | Promise<RowsRead>,
   notes: string[],
-  opts: { listKey?: string; notSent?: string; sheet?: { file: TableFile; table: TableList } } = {},
+  opts: {
+    listKey?: string;
+    notSent?: string;
+    notSentCount?: number;
+    sheet?: { file: TableFile; table: TableList };
+  } = {},
 ) {
   const { listKey, notSent } = opts;
   // The file is fetched again (on a resume) while the rows are read: one answer's time, not two.
@@ -318,6 +327,13 @@ async function finish(
             : 'the service returned no answer for it';
   const written = writeBackTable(table, preflight, rows, { notVerifiedReason });
   const c = written.counts;
+  // Without the file the results list only what was verified: rows left for a later run are not in it,
+  // so the file is not complete, however many of its own rows have answers.
+  const missing = sheet === undefined && notSent ? (opts.notSentCount ?? 1) : 0;
+  if (missing)
+    notes.push(
+      `${opts.notSentCount ?? 'Some'} address(es) of the file were left for a later run (${notSent}) and are not in this results file: run this step again to get every row of the file.`,
+    );
   const name = resultsFileName(file?.fileName ?? 'list.csv');
   // The bytes, not the text: the results go back in the encoding the file came in (or UTF-8 with a BOM).
   const url = await z.stashFile(Buffer.from(written.bytes), written.bytes.byteLength, name, 'text/csv');
@@ -328,7 +344,7 @@ async function finish(
     job_ids: jobIds,
     job_status: last?.status ?? '',
     job_failed: failed.length > 0,
-    complete: c.notVerified === 0,
+    complete: c.notVerified === 0 && missing === 0,
     results_file: url,
     results_file_name: name,
     column_used: table.column.name || table.column.letter,
@@ -338,7 +354,7 @@ async function finish(
     rows_verified: c.verified,
     rows_duplicate: c.duplicates,
     rows_skipped: c.skipped,
-    rows_not_verified: c.notVerified,
+    rows_not_verified: c.notVerified + missing,
     unique_count: preflight.unique.length,
     malformed_removed: preflight.malformed.length,
     counts: countByGroup(rows),
@@ -489,12 +505,15 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   // A size only sizes the windows a rerun reads (the last reads on to the job's end), so an estimate is safe.
   let jobSizes: number[] | undefined;
   let notSent: string | undefined;
+  let notSentCount = 0;
   let submissionAfter: string | undefined;
+  let stoppedBy: string | undefined;
   try {
     const submission = await client.submitPlan(restPlan, { deadline, sendWhatFits: true });
     jobIds = [...earlier.job_ids, ...submission.jobs.map((j) => j.job_id)];
     jobSizes = earlier.job_sizes && [...earlier.job_sizes, ...submission.jobs.map((j) => j.total_emails)];
     submissionAfter = submission.unsentAfter;
+    stoppedBy = submission.stoppedBy;
     if (submission.unsent.length || overOneJob) {
       const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
       const after =
@@ -504,7 +523,8 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
               (Number.isNaN(last) ? Date.now() : last) + allowanceBound.freeAfterMs + 1000,
             ).toISOString()
           : undefined);
-      notSent = notSentReason(after, overOneJob && !after);
+      notSent = notSentReason(after, overOneJob && !after, stoppedBy === 'paused');
+      notSentCount = rest.length - submission.jobs.reduce((sum, j) => sum + j.total_emails, 0);
     }
   } catch (error) {
     // Jobs the service accepted before it stopped are remembered, so a rerun reads them instead of
@@ -526,11 +546,21 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
     // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
     await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
-    const when = submissionAfter ? ` after ${readableTime(submissionAfter)}` : ' later';
+    const when = submissionAfter ? ` after ${readableTimeAfter(submissionAfter)}` : ' later';
+    if (stoppedBy === 'time_budget')
+      throw new z.errors.Error(
+        "Nothing was sent or charged: Zapier's 30 seconds for a step ran out (reading the file took most of them) before the job could be sent. Run this step again: it sends only the rows still without an answer; a smaller file, or the file split in two, leaves more of the time for sending.",
+        'time_budget',
+        408,
+      );
+    const paused = stoppedBy === 'paused';
+    const why = paused
+      ? 'the service has paused new jobs for a while (it said when they are taken again)'
+      : 'the service takes no more addresses from this account today (its daily allowance, shared by all its keys)';
     throw new z.errors.Error(
-      `Nothing was sent or charged: the service takes no more addresses from this account today (its daily allowance, shared by all its keys). Run this step again${when}: it sends only the rows still without an answer.`,
-      'allowance_used',
-      429,
+      `Nothing was sent or charged: ${why}. Run this step again${when}: it sends only the rows still without an answer.`,
+      paused ? 'new_jobs_paused' : 'allowance_used',
+      paused ? 503 : 429,
     );
   }
   await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
@@ -539,7 +569,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     ...(jobSizes ? { job_sizes: jobSizes } : {}),
     list_key: key,
     waiting_for_callback: true,
-    ...(notSent ? { not_sent_reason: notSent } : {}),
+    ...(notSent ? { not_sent_reason: notSent, not_sent_count: notSentCount } : {}),
   };
   return waiting;
 };
@@ -585,6 +615,7 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
   return finish(z, bundle, reading, notes, {
     listKey: waiting.list_key,
     notSent: waiting.not_sent_reason,
+    notSentCount: waiting.not_sent_count,
   });
 });
 
