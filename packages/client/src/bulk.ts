@@ -96,8 +96,10 @@ export interface ListSubmission {
   creditsRemaining: number | undefined;
   /**
    * Addresses never sent, in list order: the time budget ran out, or (with `sendWhatFits`) the allowance
-   * or paused new jobs stopped the list. Empty when the whole list was posted. Sending exactly these later
-   * cannot charge an address twice.
+   * or paused new jobs stopped the list (`stoppedBy` says which), or a 429 showed the jobs too large for an
+   * allowance the account does not show and the smaller jobs reached `maxJobs` (no `stoppedBy`: the next
+   * run sends the next job). Empty when the whole list was posted. Sending exactly these later cannot
+   * charge an address twice.
    */
   unsent: string[];
   /** When `unsent` can go (ISO 8601): the allowance's reset or the end of the pause. Absent: at once. */
@@ -275,6 +277,9 @@ export async function postPlan(
   let shrunk = false;
   let probed = false;
   while (queue.length) {
+    // Only after a shrink can the jobs outnumber the caller's cap (planning refuses a plan that does):
+    // the run ends at the cap, and the rest is unsent with no stop, since nothing refused it.
+    if (plan.maxJobs !== undefined && jobs.length >= plan.maxJobs) break;
     if (fits <= 0 && jobs.length === 0 && !probed) {
       // Nothing fits by the account's figures: one POST asks the service when it will (a 429 is free,
       // and carries the exact time); if it is taken instead, the figures were stale and the 429 decides.
@@ -326,7 +331,9 @@ export async function postPlan(
         const refused = queue[0]!.length;
         const smaller = cut(queue.flat(), SMALLEST_DAILY_ALLOWANCE);
         const fitsMaxJobs = plan.maxJobs === undefined || jobs.length + smaller.length <= plan.maxJobs;
-        if (fitsMaxJobs) {
+        // With sendWhatFits the caller takes what goes as an answer: the smaller jobs go up to its cap,
+        // the rest comes back unsent for its next run, instead of refusing a list that can go in parts.
+        if (fitsMaxJobs || opts.sendWhatFits) {
           shrunk = true;
           queue.splice(0, queue.length, ...smaller);
           continue;
@@ -348,7 +355,7 @@ export async function postPlan(
       throw new PartialSubmissionError(error, jobs, uncertain, unsent);
     }
   }
-  return submission(plan, jobs, rejectedByService, []);
+  return submission(plan, jobs, rejectedByService, queue.flat());
 }
 
 function stopNote(

@@ -106,6 +106,22 @@ test('one job asked for, top-ups only, refused by a 429 as too large: AllowanceE
   expect(sb.ledger(acct.accountId).charged).toBe(0);
 });
 
+test('one job asked for, top-ups only, sendWhatFits: the 429 cuts the job to 10,000, it goes, the rest comes back', async () => {
+  const { acct, client } = clientFor({ plan: null, topUpTotal: 20_000 });
+  const emails = list(50_000, 'cap');
+  const out = await client.submitList({ emails }, { maxJobs: 1, sendWhatFits: true });
+  expect(out.jobs.map((j) => j.total_emails)).toEqual([10_000]);
+  expect(out.unsent).toEqual(emails.slice(10_000));
+  expect(out.stoppedBy).toBeUndefined();
+  expect(sb.ledger(acct.accountId).charged).toBe(10_000);
+  // The next run of the rest meets today's allowance: a stop with a time, nothing charged.
+  const next = await client.submitList({ emails: out.unsent }, { maxJobs: 1, sendWhatFits: true });
+  expect(next).toMatchObject({ jobs: [], stoppedBy: 'allowance' });
+  expect(Date.parse(next.unsentAfter!)).toBeGreaterThan(Date.now());
+  expect(next.unsent).toEqual(out.unsent);
+  expect(sb.ledger(acct.accountId).charged).toBe(10_000);
+});
+
 test('a 503 "new jobs paused" after the first job: a stop with the Retry-After time, nothing charged twice', async () => {
   const { acct } = clientFor({ plan: 'pro' });
   let posts = 0;
