@@ -9,7 +9,7 @@
  * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
  * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions
  * (trim, lower), https://www.make.com/en/help/functions/math-functions (ceil, max, min, sum),
- * https://www.make.com/en/help/functions/date-and-time-functions (now, addDays, formatDate: the
+ * https://www.make.com/en/help/functions/date-and-time-functions (now, addDays, addMinutes, formatDate: the
  * tokens the blueprints use, in UTC only), switch from the general functions.
  */
 
@@ -205,6 +205,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   now: () => new Date(clock()),
   addDays: ([d, n]) => new Date(asDate(d, 'addDays()') + asNumber(n, 'addDays()') * 86_400_000),
+  addMinutes: ([d, n]) => new Date(asDate(d, 'addMinutes()') + asNumber(n, 'addMinutes()') * 60_000),
   formatDate: ([d, f, tz]) =>
     formatDateUtc(asDate(d, 'formatDate()'), asText(f), tz === undefined ? 'UTC' : asText(tz), 'a scenario'),
   // sum(array) or sum(1; 2; ...): https://www.make.com/en/help/functions/math-functions
