@@ -249,6 +249,15 @@ function run(n: Node, ctx: BundleContext): unknown {
   }
 }
 
+/** A mapping split once: its one whole formula, or its text parts (even) and formulas (odd). */
+type Template = { whole: string } | { parts: string[] };
+const templateOf = parsedOnce((text: string): Template => {
+  const whole = /^\{\{([\s\S]*)\}\}$/.exec(text);
+  if (whole && !whole[1]!.includes('}}')) return { whole: whole[1]! };
+  // String.split with a capturing group keeps the formulas at the odd places.
+  return { parts: text.split(/\{\{([\s\S]*?)\}\}/) };
+});
+
 /** The module ids a formula reads (for the blueprint check: every reference must be an earlier module). */
 export function moduleRefs(value: unknown): { module: number; path: string[] }[] {
   const out: { module: number; path: string[] }[] = [];
@@ -277,9 +286,14 @@ function formulasIn(value: unknown): string[] {
  */
 export function evaluateMapping(value: unknown, ctx: BundleContext): unknown {
   if (typeof value === 'string') {
-    const whole = /^\{\{([\s\S]*)\}\}$/.exec(value);
-    if (whole && !whole[1]!.includes('}}')) return run(parse(whole[1]!), ctx);
-    return value.replace(/\{\{([\s\S]*?)\}\}/g, (_, e: string) => asText(run(parse(e), ctx)));
+    // Text without a formula is data (an address, a cell), not a template: never cached.
+    if (!value.includes('{{')) return value;
+    const t = templateOf(value);
+    if ('whole' in t) return run(parse(t.whole), ctx);
+    if (t.parts.length === 1) return value;
+    let out = '';
+    for (let i = 0; i < t.parts.length; i++) out += i % 2 ? asText(run(parse(t.parts[i]!), ctx)) : t.parts[i];
+    return out;
   }
   if (Array.isArray(value)) return value.map((v) => evaluateMapping(v, ctx));
   if (value && typeof value === 'object')
