@@ -2,7 +2,7 @@
  * The scenario runner and its model of the sheet hold a flow to Make's and Google's documented rules:
  * each deliberately wrong blueprint or request here must fail, and the counting must follow Make's
  * billing (a run per bundle, iterators and searches once per run, aggregators once per output bundle,
- * filters free). Part 1 on a small plan over days is whole-sheet-small-plan.e2e.test.ts.
+ * filters free). Part 1 on a small plan over days is big-list-over-days.e2e.test.ts.
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
 import { runScenario, ScenarioError, type Blueprint } from './harness/scenario';

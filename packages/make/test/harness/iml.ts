@@ -492,11 +492,26 @@ function run(node: Node, scope: ImlScope, src = ''): unknown {
 
 const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
 
+/** A template split once: its one whole expression, or its text parts (even) and expressions (odd). */
+type Template = { whole: string } | { parts: string[] };
+const templateOf = parsedOnce((text: string): Template => {
+  const whole = /^\{\{([\s\S]*)\}\}$/.exec(text);
+  if (whole && !whole[1]!.includes('{{')) return { whole: whole[1]! };
+  // String.split with a capturing group keeps the expressions at the odd places.
+  return { parts: text.split(/\{\{([\s\S]*?)\}\}/) };
+});
+
 /** Evaluates one IML string: a lone {{expr}} keeps its type, mixed text becomes text. */
 export function evaluateString(text: string, scope: ImlScope): unknown {
-  const whole = /^\{\{([\s\S]*)\}\}$/.exec(text);
-  if (whole && !whole[1]!.includes('{{')) return run(parse(whole[1]!), scope, whole[1]);
-  return text.replace(TEMPLATE, (_, expr: string) => asText(run(parse(expr), scope, expr)));
+  // Text without a formula is data (an address, a cell), not a template: never cached.
+  if (!text.includes('{{')) return text;
+  const t = templateOf(text);
+  if ('whole' in t) return run(parse(t.whole), scope, t.whole);
+  if (t.parts.length === 1) return text;
+  let out = '';
+  for (let i = 0; i < t.parts.length; i++)
+    out += i % 2 ? asText(run(parse(t.parts[i]!), scope, t.parts[i])) : t.parts[i];
+  return out;
 }
 
 /** Evaluates every string in a JSON value; keys whose value comes out undefined are dropped, as Make does. */

@@ -9,7 +9,7 @@
  * https://www.make.com/en/help/functions/array-functions (map, add, slice, deduplicate, length; "The
  * first item in an array is index 1"), https://www.make.com/en/help/functions/string-functions
  * (trim, lower), https://www.make.com/en/help/functions/math-functions (ceil, max, min, sum),
- * https://www.make.com/en/help/functions/date-and-time-functions (now, addDays, formatDate: the
+ * https://www.make.com/en/help/functions/date-and-time-functions (now, addDays, addMinutes, formatDate: the
  * tokens the blueprints use, in UTC only), switch from the general functions.
  */
 
@@ -205,6 +205,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   now: () => new Date(clock()),
   addDays: ([d, n]) => new Date(asDate(d, 'addDays()') + asNumber(n, 'addDays()') * 86_400_000),
+  addMinutes: ([d, n]) => new Date(asDate(d, 'addMinutes()') + asNumber(n, 'addMinutes()') * 60_000),
   formatDate: ([d, f, tz]) =>
     formatDateUtc(asDate(d, 'formatDate()'), asText(f), tz === undefined ? 'UTC' : asText(tz), 'a scenario'),
   // sum(array) or sum(1; 2; ...): https://www.make.com/en/help/functions/math-functions
@@ -248,6 +249,15 @@ function run(n: Node, ctx: BundleContext): unknown {
   }
 }
 
+/** A mapping split once: its one whole formula, or its text parts (even) and formulas (odd). */
+type Template = { whole: string } | { parts: string[] };
+const templateOf = parsedOnce((text: string): Template => {
+  const whole = /^\{\{([\s\S]*)\}\}$/.exec(text);
+  if (whole && !whole[1]!.includes('}}')) return { whole: whole[1]! };
+  // String.split with a capturing group keeps the formulas at the odd places.
+  return { parts: text.split(/\{\{([\s\S]*?)\}\}/) };
+});
+
 /** The module ids a formula reads (for the blueprint check: every reference must be an earlier module). */
 export function moduleRefs(value: unknown): { module: number; path: string[] }[] {
   const out: { module: number; path: string[] }[] = [];
@@ -276,9 +286,14 @@ function formulasIn(value: unknown): string[] {
  */
 export function evaluateMapping(value: unknown, ctx: BundleContext): unknown {
   if (typeof value === 'string') {
-    const whole = /^\{\{([\s\S]*)\}\}$/.exec(value);
-    if (whole && !whole[1]!.includes('}}')) return run(parse(whole[1]!), ctx);
-    return value.replace(/\{\{([\s\S]*?)\}\}/g, (_, e: string) => asText(run(parse(e), ctx)));
+    // Text without a formula is data (an address, a cell), not a template: never cached.
+    if (!value.includes('{{')) return value;
+    const t = templateOf(value);
+    if ('whole' in t) return run(parse(t.whole), ctx);
+    if (t.parts.length === 1) return value;
+    let out = '';
+    for (let i = 0; i < t.parts.length; i++) out += i % 2 ? asText(run(parse(t.parts[i]!), ctx)) : t.parts[i];
+    return out;
   }
   if (Array.isArray(value)) return value.map((v) => evaluateMapping(v, ctx));
   if (value && typeof value === 'object')

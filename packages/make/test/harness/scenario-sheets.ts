@@ -93,6 +93,12 @@ export class SheetModel {
   private readonly tabs = new Map<string, Grid>();
   /** Write requests in the current scenario run (SHEETS_WRITES_PER_MINUTE). */
   private writesThisRun = 0;
+  /**
+   * The list tab as shown (LOOKUP_FORMULA applied), kept until the next write: the 15 reads of one
+   * part 1 run see the same sheet, and recomputing 150,000 lookups per read made the harness, not the
+   * flow, the slow part.
+   */
+  private listView?: Grid;
   readonly log: { method: string; range: string; requestBytes: number; answerBytes: number }[] = [];
   /**
    * A test's fault: the write with this number (1 = the next) answers `failStatus` (503 by default, as
@@ -111,6 +117,7 @@ export class SheetModel {
     const grid = this.tabs.get(LIST_TAB)!;
     grid.length = 1;
     for (const a of addresses) grid.push([a]);
+    this.listView = undefined;
   }
 
   startRun(): void {
@@ -119,7 +126,8 @@ export class SheetModel {
 
   /** Raw cells of a tab, header row included (for assertions). */
   cells(tab: string): Grid {
-    return tab === LIST_TAB ? this.listWithLookup() : (this.tabs.get(tab) ?? []);
+    if (tab !== LIST_TAB) return this.tabs.get(tab) ?? [];
+    return (this.listView ??= this.listWithLookup());
   }
 
   /** What the list tab shows: column A as typed, B:E from LOOKUP_FORMULA. */
@@ -226,6 +234,7 @@ export class SheetModel {
     if (!Array.isArray(values) || !values.every((r) => Array.isArray(r)))
       throw new SheetsApiError(400, 'Invalid values: expected an array of rows');
     const grid = this.tabs.get(a1.tab)!;
+    this.listView = undefined;
     let start = a1.row0;
     if (append) {
       // The table is the run of rows with something in the range's columns; append writes after it.
