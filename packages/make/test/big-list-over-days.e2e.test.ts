@@ -19,7 +19,7 @@
  * rows through the harness's evaluation of the blueprints' IML and filters (about 2.5 million rows
  * read and filtered per cell) plus part 2 on 150,000 results: over 2 minutes each on this machine
  * even after the harness's speed-ups, so the file with them is far past the e2e tier's ~3 minutes.
- * Those two cells run with EVF_MAKE_FULL_MATRIX=1 and are listed as skipped otherwise; they passed in
+ * Those two cells run with EVF_FULL_MATRIX=1 and are listed as skipped otherwise; they passed in
  * the full run measured in the commit that added this file. Every other cell runs by default.
  */
 import { startSandbox, type AccountSeed, type Sandbox } from '@evf/sandbox';
@@ -35,7 +35,7 @@ const PLANS: [string, AccountSeed, number | null][] = [
   ['Pro', { plan: 'pro' }, null],
 ];
 /** The two 15-day cells (Starter and any top-up at 150,000 rows) run only when asked: see the header. */
-const FULL = process.env.EVF_MAKE_FULL_MATRIX === '1';
+const FULL = process.env.EVF_FULL_MATRIX === '1';
 const slow = (perDay: number | null, size: number) =>
   !FULL && perDay !== null && Math.ceil(size / perDay) > 5;
 /** The date form the blueprints and the app write (formatDate "D MMMM YYYY, HH:mm [UTC]"). */
