@@ -151,9 +151,9 @@ describe('error messages come from built-in IML only and say what to do', () => 
     expect(
       evaluateString(
         e['503']!.message,
-        vars({ body: {}, headers: { 'retry-after': '20' }, statusCode: 503 }),
+        vars({ body: {}, headers: { 'retry-after': '20' }, statusCode: 503, now: new Date() }),
       ),
-    ).toContain('Retry-After (20, seconds or a date)');
+    ).toMatch(/Reading is safe to run again after \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC\./);
     expect(
       evaluateString(
         e.message as unknown as string,
@@ -205,11 +205,33 @@ describe('error messages come from built-in IML only and say what to do', () => 
     }
   });
 
+  it("every 503's Retry-After reads as a date, rounded up to the minute (#29)", () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall']) {
+      const text = evaluateString(
+        ownErrors(id)['503']!.message,
+        vars({
+          body: {},
+          headers: { 'retry-after': '90' },
+          statusCode: 503,
+          now,
+          parameters: { method: 'POST' },
+        }),
+      ) as string;
+      expect({ id, date: text.includes('1 January 2026, 00:02 UTC'), raw: /\b90\b/.test(text) }).toEqual({
+        id,
+        date: true,
+        raw: false,
+      });
+    }
+  });
+
   it('every 429 says when as a date, from epoch seconds, seconds to wait or an HTTP date (#29)', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     const forms: [string, string][] = [
       ['1767229200', '1 January 2026, 01:00 UTC'],
-      ['90', '1 January 2026, 00:01 UTC'],
+      // 90 s is 00:01:30: the minute shown is rounded up, never one before the request fits.
+      ['90', '1 January 2026, 00:02 UTC'],
       ['Thu, 01 Jan 2026 02:00:00 GMT', 'Thu, 01 Jan 2026 02:00:00 GMT'],
     ];
     for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall']) {
