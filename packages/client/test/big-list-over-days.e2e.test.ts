@@ -10,14 +10,8 @@ import { EmailVerificationClient, nextSend, rememberRun, type ListMemory, type R
 import { fetchTransport, nodeRuntime } from '@evf/client/node';
 import type { AccountSeed, Sandbox } from '@evf/sandbox';
 import { startFastSandbox } from '../../../test/support/sandbox';
+import { matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
 
-const PLANS: [string, AccountSeed, number | null][] = [
-  ['Starter', { plan: 'starter' }, 10_000],
-  ['any top-up (no plan shown)', { plan: null, topUpTotal: 20_000 }, 10_000],
-  ['Growth', { plan: 'growth' }, 50_000],
-  ['Pro', { plan: 'pro' }, null],
-];
-const SIZES = [50_000, 150_000];
 const HOUR = 3600_000;
 
 /** Addresses whose answers the sandbox picks by hash (some unknown, refunded at job end), one spelling in upper case. */
@@ -112,9 +106,9 @@ describe.each([false, true])(
     });
     afterEach(() => sb.close());
 
-    describe.each(PLANS)('%s', (name, seed, perDay) => {
+    describe.each(PLAN_MATRIX)('%s', (name, seed, perDay) => {
       // With the 503: 50,000 rows where that is several jobs (Starter, top-up), 150,000 where 50,000 is one.
-      const sizes = pause ? [perDay !== null && perDay < 50_000 ? 50_000 : 150_000] : SIZES;
+      const sizes = matrixSizes(perDay, pause);
       test.each(sizes)(
         '%i rows: each address charged once, every result back, days = the arithmetic',
         async (size) => {

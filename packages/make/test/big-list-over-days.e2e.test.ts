@@ -27,17 +27,8 @@ import { ScenarioError } from './harness/scenario';
 import { setScenarioClock } from './harness/scenario-iml';
 import { RESULTS_TAB, SHEETS_PAYLOAD_MAX_BYTES, type SheetModel } from './harness/scenario-sheets';
 import { blueprints, newSheet, runWholeSheet, type FlowRun } from './harness/scenario-sheet-flow';
+import { isLongCell, matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
 
-const PLANS: [string, AccountSeed, number | null][] = [
-  ['Starter', { plan: 'starter' }, 10_000],
-  ['any top-up (no plan shown)', { plan: null, topUpTotal: 20_000 }, 10_000],
-  ['Growth', { plan: 'growth' }, 50_000],
-  ['Pro', { plan: 'pro' }, null],
-];
-/** The two 15-day cells (Starter and any top-up at 150,000 rows) run only when asked: see the header. */
-const FULL = process.env.EVF_FULL_MATRIX === '1';
-const slow = (perDay: number | null, size: number) =>
-  !FULL && perDay !== null && Math.ceil(size / perDay) > 5;
 /** The date form the blueprints and the app write (formatDate "D MMMM YYYY, HH:mm [UTC]"). */
 const MAKE_DATE = /(\d{1,2}) ([A-Z][a-z]+) (\d{4}), (\d\d):(\d\d) UTC/;
 const MONTHS = [
@@ -172,10 +163,10 @@ describe.each([false, true])(
     });
     afterAll(() => sb.close());
 
-    describe.each(PLANS)('%s', (name, seed, perDay) => {
-      const sizes = pause ? [perDay !== null && perDay < 50_000 ? 50_000 : 150_000] : [50_000, 150_000];
+    describe.each(PLAN_MATRIX)('%s', (name, seed, perDay) => {
+      const sizes = matrixSizes(perDay, pause);
       for (const size of sizes)
-        (slow(perDay, size) ? test.skip : test)(
+        (isLongCell(perDay, size) ? test.skip : test)(
           `${size} rows: each address charged once, every result in the sheet, days = the arithmetic`,
           async () => {
             const list = listOf(size, `${name.length}${pause ? 'p' : ''}${size}`);

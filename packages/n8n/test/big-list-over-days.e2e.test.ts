@@ -22,19 +22,13 @@
  * workflow's trigger-started executions. e2e tier: 150,000-row flows.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { AccountSeed, Sandbox } from '@evf/sandbox';
+import type { Sandbox } from '@evf/sandbox';
 import { RESULT_COLUMNS } from '@evf/client';
 import { EmailVerification } from '../nodes/EmailVerification/EmailVerification.node';
 import { executeContext, type TestCredentials } from './support/context';
 import { eventually, startFastSandbox } from '../../../test/support/sandbox';
+import { matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
 
-const PLANS: [string, AccountSeed, number | null][] = [
-	['Starter', { plan: 'starter' }, 10_000],
-	['any top-up (no plan shown)', { plan: null, topUpTotal: 20_000 }, 10_000],
-	['Growth', { plan: 'growth' }, 50_000],
-	['Pro', { plan: 'pro' }, null],
-];
-const SIZES = [50_000, 150_000];
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const VERIFICATION = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
@@ -210,8 +204,8 @@ describe.each([false, true])(
 			await sb.close();
 		});
 
-		describe.each(PLANS)('%s', (name, seed, perDay) => {
-			const sizes = pause ? [perDay !== null && perDay < 50_000 ? 50_000 : 150_000] : SIZES;
+		describe.each(PLAN_MATRIX)('%s', (name, seed, perDay) => {
+			const sizes = matrixSizes(perDay, pause);
 			test.each(sizes)(
 				'%i rows: each address charged once, every row answered beside itself, days = the arithmetic',
 				async (size) => {

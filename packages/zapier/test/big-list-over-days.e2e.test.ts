@@ -18,6 +18,7 @@
  */
 import type { AccountSeed, Sandbox } from '@evf/sandbox';
 import { startFastSandbox } from '../../../test/support/sandbox';
+import { isLongCell, matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { run, steps, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
@@ -37,12 +38,6 @@ class ShiftedDate extends RealDate {
   }
 }
 
-const PLANS: [string, AccountSeed, number | null][] = [
-  ['Starter', { plan: 'starter' }, 10_000],
-  ['any top-up (no plan shown)', { plan: null, topUpTotal: 20_000 }, 10_000],
-  ['Growth', { plan: 'growth' }, 50_000],
-  ['Pro', { plan: 'pro' }, null],
-];
 /**
  * The two 15-day cells (Starter and any top-up at 150,000 rows: 15 runs, each reading the file and every
  * earlier job's rows back) run only with EVF_FULL_MATRIX=1, and are listed as skipped otherwise: 166 s
@@ -51,10 +46,6 @@ const PLANS: [string, AccountSeed, number | null][] = [
  * Math.imul once, its address scan ran 25 times slower under jest's VM and the 150,000-row runs spent
  * Zapier's 25 s budget: see the commit that changed it.)
  */
-const FULL = process.env.EVF_FULL_MATRIX === '1';
-const SIZES = [50_000, 150_000];
-const fifteenDays = (perDay: number | null, size: number) =>
-  !FULL && perDay !== null && Math.ceil(size / perDay) > 5;
 const DAY = 24 * 3600_000;
 const HOUR = 3600_000;
 const TIME_SCALE = 0.001;
@@ -231,12 +222,12 @@ function expectEveryRowBack(flow: FlowRun, list: string[]) {
 describe.each([false, true])(
   'Verify File and Wait, a big file on each plan (503 after the first job: %s)',
   (pause) => {
-    describe.each(PLANS)('%s', (name, seed, perDay) => {
+    describe.each(PLAN_MATRIX)('%s', (name, seed, perDay) => {
       // With the 503: 50,000 rows where that is several jobs (Starter, top-up), 150,000 where 50,000 is one.
-      const sizes = pause ? [perDay !== null && perDay < 50_000 ? 50_000 : 150_000] : SIZES;
-      const slow = sizes.filter((size) => fifteenDays(perDay, size));
+      const sizes = matrixSizes(perDay, pause);
+      const slow = sizes.filter((size) => isLongCell(perDay, size));
       if (slow.length) test.skip.each(slow)('%i rows (15 days: EVF_FULL_MATRIX=1)', () => undefined);
-      test.each(sizes.filter((size) => !fifteenDays(perDay, size)))(
+      test.each(sizes.filter((size) => !isLongCell(perDay, size)))(
         '%i rows: each address charged once, every row back in the file, days = the arithmetic',
         async (size) => {
           const tag = `f${name.length}${pause ? 'p' : ''}${size}`;
