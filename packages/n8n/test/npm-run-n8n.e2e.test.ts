@@ -32,10 +32,15 @@ it('npm run n8n starts n8n with the package, the sandbox and the examples, and s
 		EVF_SANDBOX_PORT: String(sandboxPort),
 	});
 	const current = run;
-	await waitFor(() => /n8n editor\s+http:\/\/\S+/.test(current.output()) || !current.running(), {
-		timeoutMs: 15 * 60_000,
-		what: 'the editor URL printed by npm run n8n',
-	});
+	// The editor URL and the examples line come in separate chunks of output: on a busy machine the
+	// second may arrive a while after the first, so the wait is for both (or for the process to end).
+	await waitFor(
+		() =>
+			(/n8n editor\s+http:\/\/\S+/.test(current.output()) &&
+				/Example workflows "/.test(current.output())) ||
+			!current.running(),
+		{ timeoutMs: 15 * 60_000, what: 'the editor URL and the examples line printed by npm run n8n' },
+	);
 	const output = current.output();
 	expect(output).toMatch(new RegExp(`n8n editor\\s+http://127\\.0\\.0\\.1:${n8nPort}/`));
 	expect(output).toMatch(/Example workflows "/);
