@@ -26,16 +26,23 @@ const REAL_N8N =
   '/packages/n8n/test/(real-n8n|real-n8n-queue|npm-run-n8n|whole-sheet|editor/editor)\\.e2e\\.test\\.ts$';
 
 module.exports = {
+  // The default reporter, and one that records each file's time for `npm test`'s slowest-files list.
+  reporters: ['default', '<rootDir>/test/support/file-times-reporter.cjs'],
   projects: [
     {
       ...shared,
       displayName: 'unit',
+      // Timeouts are for hangs, never for speed: a unit test should take well under 1 s (`npm test`
+      // lists any that take longer), and a busy machine (scripts/busy-machine.cjs) must not fail one.
+      testTimeout: 15_000,
       testMatch: roots('.test.ts'),
       testPathIgnorePatterns: [...ignored, '\\.(sandbox|e2e)\\.test\\.ts$'],
     },
     {
       ...shared,
       displayName: 'sandbox',
+      // Cases of 10,000 to 50,000 addresses over loopback met jest's 5 s default on a loaded machine.
+      testTimeout: 60_000,
       testMatch: roots('.sandbox.test.ts'),
       testPathIgnorePatterns: ignored,
     },
