@@ -89,9 +89,13 @@ export function buildPackage(): string {
 let packed: string | undefined;
 /**
  * Builds the package and packs it as `npm publish` would (the `files` list, the package.json), into a
- * temporary folder. Once per process: every instance of a run installs the same tarball.
+ * temporary folder. Once per process: every instance of a run installs the same tarball. In the
+ * real-n8n jest runs the global setup packs it once for all their files (EVF_N8N_TARBALL), so files
+ * that run side by side never build `dist/` at the same time.
  */
 export function packTarball(): string {
+	const shared = process.env.EVF_N8N_TARBALL;
+	if (shared && fs.existsSync(shared)) return shared;
 	if (packed && fs.existsSync(packed)) return packed;
 	buildPackage();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evf-n8n-pack-'));
@@ -108,7 +112,7 @@ export function packTarball(): string {
 	return packed;
 }
 
-/** Deletes the tarball packTarball made (the next packTarball packs again). */
+/** Deletes the tarball packTarball made (the next packTarball packs again); never the shared one. */
 export function discardTarball(): void {
 	if (packed) fs.rmSync(path.dirname(packed), { recursive: true, force: true });
 	packed = undefined;

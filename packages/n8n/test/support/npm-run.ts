@@ -17,7 +17,10 @@ export interface NpmRun {
 
 export function runNpmScript(args: string[], env: Record<string, string> = {}): NpmRun {
 	const inherited = Object.fromEntries(
-		Object.entries(process.env).filter(([key]) => !key.startsWith('JEST_') && key !== 'NODE_ENV'),
+		// Not the tarball the test run packed once (EVF_N8N_TARBALL): the script builds and packs its own.
+		Object.entries(process.env).filter(
+			([key]) => !key.startsWith('JEST_') && key !== 'NODE_ENV' && key !== 'EVF_N8N_TARBALL',
+		),
 	);
 	const child = spawn('npm', args, {
 		cwd: repoRoot,
