@@ -1,5 +1,5 @@
 /**
- * The cells of issue #29's big-list matrix, one table for the client's and each platform's run of it:
+ * The cells of the per-plan big-list matrix, one table for the client's and each platform's run of it:
  * each plan of the spec's tables (name, sandbox seed, addresses a day; null for no daily limit) at
  * 50,000 and 150,000 rows, and one size per plan with a 503 after the first job.
  */

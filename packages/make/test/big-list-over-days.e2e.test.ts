@@ -1,5 +1,5 @@
 /**
- * Issue #29, measured through Make's own steps: the whole-sheet example (part 1 reads the Leads tab,
+ * A big list on a small plan, measured through Make's own steps: the whole-sheet example (part 1 reads the Leads tab,
  * sends what the plan's daily allowance still takes as one bulk job and notes in Verified!J2 when the
  * rest can go; part 2, started by the job's webhook, writes the results to the Verified tab) run from
  * day 1 to done for each plan of the spec's tables (Starter, any top-up, Growth, Pro) with 50,000 and

@@ -1,5 +1,5 @@
 /**
- * Issue #29, measured through n8n's own steps: a 50,000-row and a 150,000-row sheet on each plan of the
+ * A big list on a small plan, measured through n8n's own steps: a 50,000-row and a 150,000-row sheet on each plan of the
  * spec's tables (Starter, any top-up, Growth, Pro), against the sandbox answering GET /v1/account in the
  * spec's shape (plan, credits, credits_used_today; no allowance figures), run the way an n8n user runs
  * a big sheet on a small plan: an active workflow started by its trigger each day reads the same sheet

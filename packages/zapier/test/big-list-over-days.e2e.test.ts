@@ -1,5 +1,5 @@
 /**
- * Issue #29's per-plan matrix through Zapier's own steps, the way a Zapier user runs a big list on a
+ * The per-plan big-list matrix through Zapier's own steps, the way a Zapier user runs a big list on a
  * small plan. For each plan of the spec's tables (Starter, any top-up, Growth, Pro) a 50,000-row and a
  * 150,000-row file goes through "Verify File and Wait for Results File" (real zapier-platform-core, its
  * handler and z.cache; support/whole-sheet-flow.ts) from day 1 to done: each run sends what fits, the
