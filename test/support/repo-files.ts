@@ -68,3 +68,15 @@ function walk(dir: string, inherited: Ignore[]): string[] {
 }
 
 export const repoFiles = (): string[] => walk('', []).sort();
+
+export const CLIENT_SRC = 'packages/client/src';
+
+/**
+ * The client's top-level modules and folders as the disk has them (`bulk.ts`, `core/`), declarations
+ * aside: what the root README's map and rule table name.
+ */
+export const clientModules = (): string[] =>
+  readdirSync(join(ROOT, CLIENT_SRC), { withFileTypes: true })
+    .filter((e) => e.isDirectory() || (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
