@@ -2,10 +2,13 @@
  * The root README's "Where is the rule for X" table names files a reader opens: every path in it exists.
  * A cell may shorten a path after a full one (`packages/client/src/bulk.ts`, `core/retry.ts`) or after
  * the package it names ("sandbox `src/rules/ip.ts`"), so each path is looked up from the repository root,
- * from the folders of the cell's earlier full paths, and from the packages the cell names.
+ * from the folders of the cell's earlier full paths, and from the packages the cell names. And the table
+ * is complete: every top-level module and folder of the client, as the disk has them today, is where
+ * some rule is defined.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { clientModules, CLIENT_SRC } from '../support/repo-files';
 
 const root = join(__dirname, '..', '..');
 const PACKAGE_WORDS: Record<string, string[]> = {
@@ -40,20 +43,33 @@ const exists = (path: string): boolean => {
   return existsSync(join(root, dir)) && readdirSync(join(root, dir)).some((name) => pattern.test(name));
 };
 
-/** The paths of one cell that resolve nowhere. */
-function missingIn(cell: string): string[] {
+/** Each path of one cell, with the path from the root it resolves to, or undefined. */
+function pathsIn(cell: string): { token: string; found: string | undefined }[] {
   const bases = Object.entries(PACKAGE_WORDS)
     .filter(([word]) => new RegExp(`\\b${word}\\b`, 'i').test(cell))
     .flatMap(([, dirs]) => dirs);
-  const missing: string[] = [];
+  const paths: { token: string; found: string | undefined }[] = [];
   for (const [, token] of cell.matchAll(/`([^`\s]+)`/g)) {
     if (!/\/|\.(ts|cjs|json|yaml)$/.test(token!) || /[(){}<>=]/.test(token!)) continue;
     const path = token!.replace(/\/$/, '');
     const found = ['', ...bases].map((base) => (base ? `${base}/${path}` : path)).find(exists);
-    if (found === undefined) missing.push(token!);
-    else for (let d = dirname(found); d.includes('/'); d = dirname(d)) bases.unshift(d);
+    paths.push({ token: token!, found });
+    if (found !== undefined) for (let d = dirname(found); d.includes('/'); d = dirname(d)) bases.unshift(d);
   }
-  return missing;
+  return paths;
+}
+
+/** The paths of one cell that resolve nowhere. */
+const missingIn = (cell: string): string[] =>
+  pathsIn(cell).flatMap(({ token, found }) => (found === undefined ? [token] : []));
+
+/** The client's top-level modules a cell names (`bulk.ts`, `core/`), whole or by a file inside. */
+function clientModulesIn(cell: string): string[] {
+  return pathsIn(cell).flatMap(({ found }) => {
+    if (!found?.startsWith(`${CLIENT_SRC}/`)) return [];
+    const [first, ...rest] = found.slice(CLIENT_SRC.length + 1).split('/');
+    return [rest.length || statSync(join(root, found)).isDirectory() ? `${first}/` : first!];
+  });
 }
 
 test('the rule table lists rules, each with where it is defined', () => {
@@ -75,4 +91,20 @@ test('a path that is not there is caught, full or shortened', () => {
     'core/no-such-rule.ts',
   ]);
   expect(missingIn('sandbox `src/rules/ip.ts`; `packages/none/here.ts`')).toEqual(['packages/none/here.ts']);
+});
+
+test('every top-level module and folder of the client is where a rule is defined', () => {
+  const named = new Set(ruleTable().flatMap(([, definedIn]) => clientModulesIn(definedIn!)));
+  const modules = clientModules();
+  expect(modules).toEqual(expect.arrayContaining(['bulk.ts', 'core/', 'index.ts']));
+  expect(modules.filter((m) => !named.has(m))).toEqual([]);
+});
+
+test('a cell names the modules of its paths, full or shortened', () => {
+  expect(clientModulesIn('`packages/client/src/core/http.ts`, `src/bulk.ts`, `webhooks/resume.ts`')).toEqual([
+    'core/',
+    'bulk.ts',
+    'webhooks/',
+  ]);
+  expect(clientModulesIn('`packages/client/src/tables/`; sandbox `src/rules/ip.ts`')).toEqual(['tables/']);
 });

@@ -26,7 +26,7 @@ import {
 /**
  * Part 1 run while part 2 is unfinished sends nothing. At 50,000 rows its one read of Leads!A2:B is
  * past Google's 2 MB once the rows carry their states, so it may stop there, before any request: the
- * windowed read that keeps it inside 2 MB is not built yet (issue 29).
+ * windowed read that keeps it inside 2 MB is not built yet.
  */
 async function part1SendsNothing(flows: { submit: Blueprint }, env: ScenarioEnv): Promise<void> {
   const run = await runScenario(flows.submit, env).catch((err: unknown) => {

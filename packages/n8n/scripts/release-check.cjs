@@ -133,6 +133,22 @@ function documentationLinkProblems(manifest) {
 	return problems;
 }
 
+function run(title, command, args) {
+	process.stdout.write(`\n▶ ${title}\n`);
+	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+	if (result.status !== 0) {
+		process.stderr.write(`✖ ${title} failed\n`);
+		process.exit(result.status ?? 1);
+	}
+}
+
+function capture(command, args) {
+	const result = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
+	if (result.status !== 0)
+		throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+	return result.stdout;
+}
+
 if (require.main !== module) {
 	module.exports = { manifestProblems, documentationLinkProblems };
 	return;

@@ -71,7 +71,7 @@ it('runs the auth test, every trigger, search and create through zapier-platform
 
   const verified = await invoke('create', 'verify_email', { email: 'valid.cli@acme-corp.com' });
   expect(verified).toMatchObject({ email: 'valid.cli@acme-corp.com', category: 'Valid', timed_out: false });
-  // A typo in a per-row Zap is a free Invalid verdict, not a failed step (#30 point 1).
+  // A typo in a per-row Zap is a free Invalid verdict, not a failed step.
   const typo = await invoke('create', 'verify_email', { email: 'ada@@acme' });
   expect(typo).toMatchObject({ email: 'ada@@acme', group: 'invalid', credits_used: 0, timed_out: false });
 

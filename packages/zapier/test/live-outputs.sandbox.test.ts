@@ -483,7 +483,7 @@ describe.each(calls)('%s on the failure paths', (name, step, inputData) => {
     });
   }
 
-  // Submit Bulk sends what fits and returns the rest as output (#29); every other step throttles.
+  // Submit Bulk sends what fits and returns the rest as output; every other step throttles.
   const sendsWhatFits = name === 'Submit Bulk Verification';
 
   it('429 with a long wait: Zapier retries after the wait the service gave', async () => {

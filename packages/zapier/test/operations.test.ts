@@ -33,7 +33,7 @@ describe('authentication', () => {
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: 42 })).toBe(
       'Account on the pro plan',
     );
-    // Nothing names the account: empty, so Zapier's own label (the app's name, #2, ...) applies
+    // Nothing names the account: empty, so Zapier's own label (the app's name, "#2", ...) applies
     // instead of a constant that only repeats the app's name.
     expect(await label({ plan: { tier: 'x' }, credits: 5 })).toBe('');
   });
@@ -240,7 +240,7 @@ describe('Submit Bulk Verification', () => {
     expect(out.rejected_by_service).toEqual([{ email: refused, reason: 'refused' }]);
   });
 
-  // A 429 or 503 is a stop to continue from, not a failure Zapier would retry (#29): the output says
+  // A 429 or 503 is a stop to continue from, not a failure Zapier would retry: the output says
   // what was not sent and when it can go, in each header form the service may use.
   const stopAt = async (
     status: 'error.429' | 'error.503',

@@ -1,5 +1,5 @@
 /**
- * Submit Bulk Verification on a small plan (#29): a list larger than today's allowance sends what fits
+ * Submit Bulk Verification on a small plan: a list larger than today's allowance sends what fits
  * and returns the rest with the time it can go; a rerun or replay never charges an address twice; Most
  * Addresses to Send caps a run and the next run sends the rest. Against the sandbox's spec-shaped account.
  */

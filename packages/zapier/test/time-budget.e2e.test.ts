@@ -72,7 +72,7 @@ it('Submit Bulk Verification whose account read leaves no room for a whole attem
   const posts = () => sb.requests.filter((r) => r.method === 'POST').length;
   const postsBefore = posts();
   const started = Date.now();
-  // A stop part way is an output to continue from (#29), here with nothing sent.
+  // A stop part way is an output to continue from, here with nothing sent.
   const out = await run(steps.bulk, { authData: { api_key: account.apiKey }, inputData: { emails } });
   const took = Date.now() - started;
   sb.faults.clear();

@@ -1,5 +1,5 @@
 /**
- * Verify File and Wait on a small plan (#29): a file larger than today's allowance sends what fits,
+ * Verify File and Wait on a small plan: a file larger than today's allowance sends what fits,
  * writes the rest back as not sent yet with the time it can go, and the next run sends only those;
  * every address is charged once however many times the step runs. Starter (10,000 a day) against the
  * sandbox's spec-shaped account, its clock moved a day between runs.

@@ -63,7 +63,7 @@ export function recall(
 
 /**
  * Records a run, whether it sent the whole list or stopped part way: a replay of either charges nothing
- * (issue #29: no replay charges an address twice). A finished list is let go a day later, and the
+ * (no replay charges an address twice). A finished list is let go a day later, and the
  * option can be turned off to verify a list again at once.
  */
 export function record(
