@@ -58,8 +58,19 @@ export interface ListRunInput extends ForgetPolicy {
    * looks for a job of this list's size created within the window, and sends only with `sendAgain`.
    */
   memoryKept?: boolean;
-  /** Send even though the service shows a job of the same size within the window (memoryKept false). */
+  /**
+   * Ask the service before charging a list the book does not know (default: where the memory is not
+   * kept). Also for a book that may be older than the run it repeats (an n8n execution retried with its
+   * original workflow reads the static data as it was when the failed execution started).
+   */
+  checkService?: boolean;
+  /** Send even though the service shows a job of the same size within the window (with checkService). */
   sendAgain?: boolean;
+  /**
+   * Throw the allowance's 429 or a pause's 503 (PartialSubmissionError once a job was made) instead of
+   * returning the unsent part: for a user who chose to fail. The book is stored first either way.
+   */
+  failOnStop?: boolean;
   /** Last changes to the plan before it is sent (e.g. a webhook_url that depends on the job count). */
   beforeSend?: (plan: SubmissionPlan) => Promise<SubmissionPlan>;
 }
@@ -223,7 +234,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
   const sending = next ? next.send : input.list.emails;
   let plan = await client.planList(
     { ...input.list, emails: sending },
-    { ...input.options, sendWhatFits: true },
+    { ...input.options, sendWhatFits: !input.failOnStop },
   );
   if (plan.chunks.length === 0) {
     await input.store(book);
@@ -236,7 +247,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
 
   // 3. Where nothing will be remembered, the service is asked first: a job of this size within the window
   //    may be this very list, sent by an earlier run that kept no memory either.
-  if (!memoryKept && !previous && !input.sendAgain) {
+  if ((input.checkService ?? !memoryKept) && !previous && !input.sendAgain) {
     const size = plan.chunks[0]!.length;
     const matching = await earlierJobsOfSize(client, size, now, LIST_WINDOW_MS, opts);
     if (matching.length) {
@@ -246,7 +257,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
         // Not known to be sent: held until the user says to send it again.
         unsent: plan.chunks.flat(),
         outcome: { kind: 'held', reason: 'earlier_on_service', matchingJobs: matching },
-        note: `Nothing sent or charged: this run keeps no memory, and the service shows ${matching.length === 1 ? 'a job' : `${matching.length} jobs`} of the same size (${size} addresses) made within the last ${LIST_WINDOW_MS / 86_400_000} days (${matching.map((j) => `${j.job_id} at ${j.created_at}`).join(', ')}), which may be this list. Choose to send it again to verify it anyway.`,
+        note: `Nothing sent or charged: ${memoryKept ? 'this run cannot be sure its memory is current' : 'this run keeps no memory'}, and the service shows ${matching.length === 1 ? 'a job' : `${matching.length} jobs`} of the same size (${size} addresses) made within the last ${LIST_WINDOW_MS / 86_400_000} days (${matching.map((j) => `${j.job_id} at ${j.created_at}`).join(', ')}), which may be this list. Choose to send it again to verify it anyway.`,
       };
     }
   }
@@ -294,7 +305,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
 
   let submission: ListSubmission;
   try {
-    submission = await client.submitPlan(plan, { ...opts, sendWhatFits: true });
+    submission = await client.submitPlan(plan, { ...opts, sendWhatFits: !input.failOnStop });
   } catch (error) {
     if (error instanceof PartialSubmissionError) {
       const uncertain = error.uncertain

@@ -147,7 +147,8 @@ export function executeContext(
 	const staticData = options.staticData ?? {};
 	const context = {
 		getInputData: () => items,
-		getMode: () => options.mode ?? 'manual',
+		// An active workflow's run (n8n saves its static data) unless a test asks for a manual one.
+		getMode: () => options.mode ?? 'trigger',
 		getNodeParameter: read,
 		getNode: () => node,
 		getCredentials: async () => ({ ...options.credentials }),
