@@ -171,3 +171,5 @@ export type { ListRunClient, ListRunInput, ListRunOutcome, ListRunResult, HeldRe
 export { openBook, LIST_WINDOW_MS } from './lists/book';
 export type { ListBook, BookEntry, InDoubt, ForgetPolicy } from './lists/book';
 export { SETTLE_AFTER_MS } from './lists/settle';
+export { readFinishedFeed } from './lists/finished-feed';
+export type { FeedState, FeedRead } from './lists/finished-feed';

@@ -55,6 +55,7 @@ const PUBLIC = [
   'openBook',
   'LIST_WINDOW_MS',
   'SETTLE_AFTER_MS',
+  'readFinishedFeed',
   'readPositionWindow',
   'assertApiKey',
   'assertWebhookSecret',
