@@ -260,6 +260,8 @@ async function verifyOne(
 			};
 		}
 		if (isStopCause(error)) return error;
+		// Kept as it is, so the caller can tell a lost answer (kept in doubt) from a refusal.
+		if (error instanceof VerificationUncertainError) throw error;
 		throw toNodeError(context.getNode(), error, itemIndex);
 	}
 }
