@@ -115,6 +115,15 @@ const properties: INodeProperties[] = [
 				description: 'Whether to ask each mail server',
 			},
 			{
+				displayName: 'Forget a Finished List After (Days)',
+				name: 'forgetFinishedDays',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description:
+					'A list every address of which was sent stays remembered while it keeps being given (a schedule over the same sheet sends nothing again), and is forgotten 30 days after the last run given it. Set a number of days to verify the same list again that long after it finished. 0: never before.',
+			},
+			{
 				displayName: 'If No Address Is Valid',
 				name: 'nothingToSend',
 				type: 'options',
@@ -174,15 +183,6 @@ const properties: INodeProperties[] = [
 					{ name: 'High', value: 'high' },
 					{ name: 'Urgent', value: 'urgent' },
 				],
-			},
-			{
-				displayName: 'Forget a Finished List After (Days)',
-				name: 'forgetFinishedDays',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-				default: 0,
-				description:
-					'A list every address of which was sent stays remembered while it keeps being given (a schedule over the same sheet sends nothing again), and is forgotten 30 days after the last run given it. Set a number of days to verify the same list again that long after it finished. 0: never before.',
 			},
 			{
 				displayName: 'Remember Sent Lists',

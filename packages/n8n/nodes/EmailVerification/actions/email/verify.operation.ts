@@ -243,7 +243,7 @@ async function verifyOne(
 	cell: unknown,
 	options: VerifyOptions,
 	itemIndex: number,
-): Promise<IDataObject | StopCause> {
+): Promise<IDataObject | StopCause | LostAnswer> {
 	try {
 		const result = await client.verifyCell(cell, {
 			check_smtp: options.checkSmtp,
@@ -260,10 +260,16 @@ async function verifyOne(
 			};
 		}
 		if (isStopCause(error)) return error;
-		// Kept as it is, so the caller can tell a lost answer (kept in doubt) from a refusal.
-		if (error instanceof VerificationUncertainError) throw error;
+		// Told apart from a refusal: its address stays marked in doubt, so no retry sends it again.
+		if (error instanceof VerificationUncertainError)
+			return new LostAnswer(toNodeError(context.getNode(), error, itemIndex));
 		throw toNodeError(context.getNode(), error, itemIndex);
 	}
+}
+
+/** A request that left with no clear answer: it may have been charged. */
+class LostAnswer {
+	constructor(readonly error: Error) {}
 }
 
 /**
@@ -334,22 +340,25 @@ export async function execute(
 		if (known?.state === 'in_doubt')
 			return { kind: 'json', json: inDoubtJson(cell, known.sentAt), paid: false };
 		memory.set(key, { at: Date.now(), state: 'in_doubt', sentAt: new Date().toISOString() });
+		let answer: Awaited<ReturnType<typeof verifyOne>>;
 		try {
-			const answer = await verifyOne(this, client, cell, options, i);
-			if (isStopCause(answer)) {
-				memory.delete(key);
-				stopped = true;
-				return { kind: 'stop', cause: answer };
-			}
-			// A 408 is refunded: only verdicts count as paid for, and only they are remembered.
-			if (answer.timed_out === true) memory.delete(key);
-			else memory.set(key, { at: Date.now(), state: 'answered', json: answer });
-			return { kind: 'json', json: answer, paid: answer.timed_out !== true };
+			answer = await verifyOne(this, client, cell, options, i);
 		} catch (error) {
-			// Only an answer that may have been a charge keeps its mark; any refusal charged nothing.
-			if (!(error instanceof VerificationUncertainError)) memory.delete(key);
-			throw error;
+			// A refusal charged nothing: the mark goes.
+			memory.delete(key);
+			return { kind: 'error', error };
 		}
+		// The mark stays: the answer was lost, and the address may have been charged.
+		if (answer instanceof LostAnswer) return { kind: 'error', error: answer.error };
+		if (isStopCause(answer)) {
+			memory.delete(key);
+			stopped = true;
+			return { kind: 'stop', cause: answer };
+		}
+		// A 408 is refunded: only verdicts count as paid for, and only they are remembered.
+		if (answer.timed_out === true) memory.delete(key);
+		else memory.set(key, { at: Date.now(), state: 'answered', json: answer });
+		return { kind: 'json', json: answer, paid: answer.timed_out !== true };
 	};
 	const worker = async () => {
 		while (next < items.length && !halted) {
@@ -358,9 +367,9 @@ export async function execute(
 				slots[i] = await one(i);
 			} catch (error) {
 				slots[i] = { kind: 'error', error };
-				// Without Continue On Fail the node fails at this item: send nothing more.
-				if (!this.continueOnFail()) halted = true;
 			}
+			// Without Continue On Fail the node fails at this item: send nothing more.
+			if (slots[i]!.kind === 'error' && !this.continueOnFail()) halted = true;
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, items.length) }, worker));
