@@ -19,7 +19,7 @@
  * the service before charging a list it does not remember.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { openBook, type ListBook } from '@evf/client';
+import type { ListBook } from '@evf/client';
 
 const BOOK_KEY = 'listBook';
 /** The memory before the list run (one entry per list, `updatedAt` in epoch ms): read once, then replaced. */
@@ -74,14 +74,9 @@ export function listStore(context: IExecuteFunctions): ListStore {
 	};
 }
 
-/** The book as it would be opened now (for tests and the README's claims). */
-export function storedBook(staticData: IDataObject, now: number): ListBook {
-	return openBook(staticData[BOOK_KEY] ?? fromOld(staticData), now);
-}
-
 const ANSWERS_KEY = 'answers';
 /** Answers are kept for the retries of the run that got them: a day covers a retry the next morning. */
-export const KEEP_ANSWERS_MS = 24 * 60 * 60_000;
+const KEEP_ANSWERS_MS = 24 * 60 * 60_000;
 /** Static data is saved with the workflow: the newest answers only. */
 const MAX_ANSWERS = 2000;
 
