@@ -4,7 +4,6 @@
  * times, and at most one submission in doubt. No address is kept beyond what resuming needs: the unsent
  * ones, and those of a submission whose outcome is not known yet.
  */
-import type { StoppedBy } from '../errors';
 import { nextSend, type ListMemory, type NextSend } from '../list-memory';
 import type { SubmitListParams } from '../bulk';
 
@@ -112,4 +111,3 @@ export function knownJobIds(book: ListBook): Set<string> {
   return new Set(book.lists.flatMap((e) => e.memory.jobs.map((j) => j.job_id)));
 }
 
-export type { StoppedBy };
