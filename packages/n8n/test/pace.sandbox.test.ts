@@ -92,10 +92,8 @@ describe.each([121, 401])('%i jobs finish between two polls', (count) => {
 			const staticData = structuredClone(learned);
 			const harness = pollContext({ params: {}, credentials, staticData });
 			const m = meter(harness.context, seconds * 1000);
-			const started = Date.now();
-			const out = await trigger.poll.call(harness.context);
-			const spent = Date.now() - started;
-			const delivered = (out?.[0] ?? []).map((item) => String(item.json.job_id));
+				const out = await trigger.poll.call(harness.context);
+				const delivered = (out?.[0] ?? []).map((item) => String(item.json.job_id));
 			expect(new Set(delivered).size).toBe(delivered.length);
 			expect(delivered.sort()).toEqual([...created].sort());
 			// The list items' own fields are delivered: one request per page of 100, none per job.
