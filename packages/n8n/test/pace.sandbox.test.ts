@@ -111,6 +111,48 @@ describe.each([121, 401])('%i jobs finish between two polls', (count) => {
 	);
 });
 
+describe('401 jobs at 20 s per answer: polls cut short by their budget go on where they stopped', () => {
+	it('every job, and those made between the polls, delivered once over the polls', async () => {
+		const trigger = new EmailVerificationPollTrigger();
+		const acct = sandbox.addAccount({ plan: 'pro', credits: 100_000 });
+		const credentials = { apiKey: acct.apiKey, baseUrl: sandbox.baseUrl };
+		const staticData: IDataObject = {};
+		expect(
+			await trigger.poll.call(pollContext({ params: {}, credentials, staticData }).context),
+		).toBeNull();
+		const client = createClient(credentials);
+		const made: string[] = [];
+		const make = async (n: number, tag: string) => {
+			for (let i = 0; i < n; i++) {
+				made.push(
+					(await client.submitBulk({ emails: [`valid.${tag}${i}@sweep.example.com`] })).job_id,
+				);
+			}
+			await waitFor(() => made.every((id) => sandbox.job(id)?.terminal === true), {
+				what: 'jobs finished',
+				timeoutMs: 60_000,
+			});
+		};
+		await make(401, 'a');
+		const delivered: string[] = [];
+		const pagesPerPoll: number[] = [];
+		for (let poll = 0; poll < 6; poll++) {
+			const harness = pollContext({ params: {}, credentials, staticData });
+			const m = meter(harness.context, 20_000);
+			const out = await trigger.poll.call(harness.context);
+			pagesPerPoll.push(m.requests);
+			for (const item of out?.[0] ?? []) delivered.push(String(item.json.job_id));
+			// New jobs finish between the first two polls: above the point where the sweep started.
+			if (poll === 0) await make(30, 'b');
+		}
+		// 50 s of budget at 20 s per answer: three reads a poll, each within the one-minute interval.
+		expect(Math.max(...pagesPerPoll)).toBe(3);
+		expect(pagesPerPoll[0]).toBe(3);
+		expect(new Set(delivered).size).toBe(delivered.length);
+		expect(delivered.sort()).toEqual([...made].sort());
+	}, 120_000);
+});
+
 describe('Email > Verify keeps pace with a slow service', () => {
 	it.each(PER_ANSWER_S)(
 		'20 items at %i s per answer: five in flight, in order, four rounds',
