@@ -318,6 +318,7 @@ describe('a daily schedule over a list that finished', () => {
 			}));
 			const staticData: IDataObject = {};
 			const statuses: unknown[] = [];
+			const notes: unknown[] = [];
 			for (let day = 1; day <= 8; day++) {
 				const harness = executeContext({
 					params: {
@@ -335,9 +336,16 @@ describe('a daily schedule over a list that finished', () => {
 				});
 				const [[item]] = await node.execute.call(harness.context);
 				statuses.push(item.json.status);
+				notes.push(item.json.note);
 				advance(DAY);
 			}
 			const sentOn = statuses.flatMap((s, i) => (s === 'already_sent' ? [] : [i + 1]));
+			// The output says how long the finished list stays remembered.
+			expect(String(notes[1])).toMatch(
+				row.forgetFinishedDays
+					? /forgotten after .* \(the period set\)/
+					: /while this list keeps being given/,
+			);
 			expect(sentOn).toEqual(row.sentOn);
 			expect(charged(acct)).toBe(50 * sentOn.length);
 		},

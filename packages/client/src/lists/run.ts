@@ -203,7 +203,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
     if (settlement.state === 'in_doubt') {
       const entry = { ...found.entry, lastSeen: iso };
       if (!(await claim(found.entry, entry))) return busy(found.next);
-      return held(book, entry, found.next, 'in_doubt', settlement.until, memoryKept, recovered);
+      return held(book, entry, found.next, 'in_doubt', settlement.until, memoryKept, recovered, input);
     }
     const entry = settledEntry(found.entry, settlement.jobs, settlement.unsentEmails);
     if (!(await claim(found.entry, entry))) return busy(found.next);
@@ -226,6 +226,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
         next.notBefore,
         memoryKept,
         recovered,
+        input,
       );
     }
   }
@@ -397,12 +398,18 @@ function held(
   notBefore: string | undefined,
   memoryKept: boolean,
   recovered: ListMemory['jobs'],
+  policy: ForgetPolicy,
 ): ListRunResult {
   const jobs = entry.memory.jobs.map((j) => j.job_id).join(', ') || 'none yet';
   const sent = sentCount(entry.memory);
+  // How long the finished list stays remembered, said where it decides what a run does.
+  const until =
+    policy.keepFinishedMs !== undefined && entry.finishedAt
+      ? ` It is forgotten after ${new Date(Date.parse(entry.finishedAt) + policy.keepFinishedMs).toISOString()} (the period set), then sent again.`
+      : ` It stays remembered while this list keeps being given, and is forgotten ${LIST_WINDOW_MS / 86_400_000} days after the last run given it.`;
   const note =
     reason === 'finished'
-      ? `Nothing sent or charged: earlier runs sent every address of this list (${sent}, jobs ${jobs}).`
+      ? `Nothing sent or charged: earlier runs sent every address of this list (${sent}, jobs ${jobs}).${until}`
       : reason === 'in_doubt'
         ? `Nothing sent or charged: an earlier submission of ${entry.inDoubt?.emails.length ?? 0} addresses (sent ${entry.inDoubt?.sentAt}) got no clear answer and the service does not show it yet; run again after ${notBefore} to settle it.`
         : `Nothing sent or charged: earlier runs sent ${sent} addresses of this list (jobs ${jobs}); the other ${entry.memory.unsent.length} can be sent after ${notBefore}.`;
