@@ -92,35 +92,63 @@ export interface AnswerStore {
 }
 
 /**
- * Verify's answers in the node's static data, by address and SMTP choice, so Retry On Fail and a
- * retried execution send only the items not answered yet, and never resend one whose answer was lost.
+ * The same answers in this n8n process too, by workflow and node: a retry "with the original workflow"
+ * reads the static data as it was before the failed run, and a manual run saves none, but when either
+ * runs in the process that got the answers (n8n's regular mode), they are found here. (In queue mode a
+ * retry may run on another worker, which only the static data reaches.)
+ */
+const processAnswers = new Map<string, Remembered>();
+const MAX_PROCESS_ANSWERS = 20_000;
+
+/**
+ * Verify's answers in the node's static data (and this process), by address and SMTP choice, so Retry
+ * On Fail and a retried execution send only the items not answered yet, and never resend one whose
+ * answer was lost.
  */
 export function answerStore(context: IExecuteFunctions, now: number): AnswerStore {
 	const staticData = context.getWorkflowStaticData('node');
+	const scope = `${context.getWorkflow().id ?? ''}:${context.getNode().id}:`;
 	const raw = staticData[ANSWERS_KEY];
 	const all: Record<string, Remembered> =
 		raw && typeof raw === 'object' && !Array.isArray(raw)
 			? (raw as unknown as Record<string, Remembered>)
 			: {};
-	for (const [key, value] of Object.entries(all)) {
-		if (!value || typeof value.at !== 'number' || now - value.at > KEEP_ANSWERS_MS) delete all[key];
-	}
-	const save = () => {
-		const keys = Object.keys(all);
-		// Oldest first out: an object keeps insertion order, and set() re-inserts.
-		for (const key of keys.slice(0, Math.max(0, keys.length - MAX_ANSWERS))) delete all[key];
-		staticData[ANSWERS_KEY] = all as unknown as IDataObject;
+	const fresh = (value: Remembered | undefined) =>
+		!!value && typeof value.at === 'number' && now - value.at <= KEEP_ANSWERS_MS;
+	for (const [key, value] of Object.entries(all)) if (!fresh(value)) delete all[key];
+	let size = Object.keys(all).length;
+	staticData[ANSWERS_KEY] = all as unknown as IDataObject;
+	const prune = () => {
+		// Oldest first out (an object and a Map keep insertion order, and set() re-inserts), in batches.
+		if (size > MAX_ANSWERS * 1.1) {
+			const keys = Object.keys(all);
+			for (const key of keys.slice(0, keys.length - MAX_ANSWERS)) delete all[key];
+			size = MAX_ANSWERS;
+		}
+		if (processAnswers.size > MAX_PROCESS_ANSWERS * 1.1) {
+			const keys = [...processAnswers.keys()];
+			for (const key of keys.slice(0, keys.length - MAX_PROCESS_ANSWERS))
+				processAnswers.delete(key);
+		}
 	};
 	return {
-		get: (key) => all[key],
+		get: (key) => {
+			if (all[key]) return all[key];
+			const known = processAnswers.get(scope + key);
+			return fresh(known) ? known : undefined;
+		},
 		set: (key, value) => {
+			if (!(key in all)) size++;
 			delete all[key];
 			all[key] = value;
-			save();
+			processAnswers.delete(scope + key);
+			processAnswers.set(scope + key, value);
+			prune();
 		},
 		delete: (key) => {
+			if (key in all) size--;
 			delete all[key];
-			save();
+			processAnswers.delete(scope + key);
 		},
 	};
 }
