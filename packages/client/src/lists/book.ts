@@ -110,4 +110,3 @@ export function putList(book: ListBook, entry: BookEntry, replacing?: BookEntry)
 export function knownJobIds(book: ListBook): Set<string> {
   return new Set(book.lists.flatMap((e) => e.memory.jobs.map((j) => j.job_id)));
 }
-
