@@ -173,3 +173,15 @@ test('without memory the service is asked first: a job of the same size holds th
   expect((await s.go({ memoryKept: false, sendAgain: true })).outcome.kind).toBe('sent');
   expect(s.service.jobs).toHaveLength(2);
 });
+
+test('a run that dies after its POST left (a worker lost) leaves the doubt, which the next run settles', async () => {
+  const s = setup();
+  let atPost: ListBook | undefined;
+  s.service.state.onPost = () => void (atPost = s.stored());
+  await s.go();
+  // What storage holds when the process dies as the request leaves: the doubt, nothing else.
+  const next = await s.go({ book: atPost, load: undefined });
+  expect(next.recovered.map((j) => j.job_id)).toEqual(['job_1']);
+  expect(next.outcome).toMatchObject({ kind: 'held', reason: 'finished' });
+  expect(s.service.jobs).toHaveLength(1);
+});
