@@ -166,3 +166,10 @@ export type { BaseUrlProblem, BaseUrlRule, BaseUrlPolicy } from './adapter-kit/b
 export { lowerCaseHeaders } from './adapter-kit/headers';
 export type { HeaderSource } from './adapter-kit/headers';
 export { errorStatus, errorReason, errorField } from './adapter-kit/error-details';
+export { runList } from './lists/run';
+export type { ListRunClient, ListRunInput, ListRunOutcome, ListRunResult, HeldReason } from './lists/run';
+export { openBook, LIST_WINDOW_MS } from './lists/book';
+export type { ListBook, BookEntry, InDoubt, ForgetPolicy } from './lists/book';
+export { SETTLE_AFTER_MS } from './lists/settle';
+export { readFinishedFeed } from './lists/finished-feed';
+export type { FeedState, FeedRead } from './lists/finished-feed';

@@ -441,7 +441,7 @@ describe('Bulk Job > Submit', () => {
 			...extra,
 		});
 
-		it('the wait times out: the error names the job, says it is charged and running, and warns against re-running', async () => {
+		it('the wait times out: the error names the job, says it is charged and running, and that a rerun does not submit it again', async () => {
 			const failure = await run(
 				submitAndPoll('valid.t1@example.com\ninvalid.t2@example.com', {
 					timeoutMinutes: 0.0005,
@@ -455,7 +455,7 @@ describe('Bulk Job > Submit', () => {
 			const { message, description } = failure as NodeOperationError;
 			expect(message).toContain(`job ${jobId} was submitted and charged and still running`);
 			expect(message).toMatch(/still (queued|processing)/);
-			expect(description).toMatch(/Do not run this step again/);
+			expect(description).toMatch(/Running this step again does not submit it again/);
 			expect(slow.job(jobId)?.terminal).toBe(false);
 		});
 
@@ -499,7 +499,9 @@ describe('Bulk Job > Submit', () => {
 			);
 			const jobId = (await newestJob())!;
 			expect(output[0].json.error).toContain(`job ${jobId} was submitted and charged`);
-			expect(output[0].json.description).toMatch(/Do not run this step again/);
+			expect(output[0].json.description).toMatch(
+				/Running this step again does not submit it again/,
+			);
 		});
 	});
 

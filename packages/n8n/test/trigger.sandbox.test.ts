@@ -302,7 +302,11 @@ describe('with the sandbox', () => {
 			pollContext({ params: {}, credentials, staticData }).context,
 		);
 		expect(second?.[0].map((i) => i.json.job_id)).toEqual([jobId]);
-		expect(second?.[0][0].json).toMatchObject({ status: 'completed', terminal: true });
+		expect(second?.[0][0].json).toMatchObject({
+			status: 'completed',
+			total_emails: 1,
+			progress_percent: 100,
+		});
 		expect(
 			await poller.poll.call(pollContext({ params: {}, credentials, staticData }).context),
 		).toBeNull();

@@ -6,14 +6,19 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { isJobStopped } from '@evf/client';
+import { isJobStopped, readFinishedFeed, type FeedState } from '@evf/client';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { clientFor } from '../EmailVerification/transport';
-import { rememberJob } from '../EmailVerification/helpers/seenJobs';
 
-/** Jobs looked at per poll: the newest ones, where a job that just finished is. */
-const JOBS_PER_POLL = 100;
+/**
+ * The time one poll may spend reading. n8n's shortest poll interval is one minute ('everyMinute', the
+ * smallest of Poll Times in n8n-workflow's node-helpers): 50 s of reads, each cut to what is left, end
+ * the poll before the next one is due even at 9 s per answer (pages start at 0, 9, ... 45 s).
+ */
+export const POLL_BUDGET_MS = 50_000;
+
+const FEED_KEY = 'finishedFeed';
 
 export class EmailVerificationPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +31,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		// The canvas shows it under the node name, so it says how, not what again.
-		subtitle: 'Checks the newest jobs',
+		subtitle: 'Checks the job list',
 		description:
 			'Starts the workflow when a bulk job finishes, by checking the job list. For n8n instances the service cannot reach.',
 		defaults: { name: 'On Bulk Job Finished (Polling)' },
@@ -36,7 +41,8 @@ export class EmailVerificationPollTrigger implements INodeType {
 		credentials: [{ name: 'emailVerificationApi', required: true }],
 		properties: [
 			{
-				displayName: `At the Poll Times set above, checks the ${JOBS_PER_POLL} newest jobs and starts the workflow once for each job that has finished since the last check. Reading jobs costs no credits.`,
+				displayName:
+					'At the Poll Times set above, reads the job list back to the oldest job still running at the last check, and starts the workflow once for each job that has finished since, with the fields of the job list (job_id, status, total_emails, processed, progress_percent, created_at). Reading jobs costs no credits.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -46,35 +52,27 @@ export class EmailVerificationPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const staticData = this.getWorkflowStaticData('node');
-		const firstRun = staticData.seenJobIds === undefined;
 		const manual = this.getMode() === 'manual';
 		try {
 			const client = await clientFor(this);
-			const finished: IDataObject[] = [];
-			for await (const job of client.jobs({ maxItems: JOBS_PER_POLL })) {
-				// List items carry no terminal flag: isJobStopped then goes by the status.
-				if (isJobStopped(job)) finished.push(job as unknown as IDataObject);
-			}
+			const now = () => Date.now();
 			if (manual) {
 				// A test run shows the newest finished job without marking anything as seen.
-				const newest = finished[0];
-				if (!newest) return null;
-				return [
-					[itemFor((await client.getJob(String(newest.job_id))) as unknown as IDataObject, 0)],
-				];
-			}
-			const fresh = finished.filter((job) => rememberJob(staticData, String(job.job_id)));
-			// The first run only learns which jobs had finished before the workflow was activated.
-			if (firstRun || fresh.length === 0) {
-				if (firstRun) staticData.seenJobIds ??= [];
+				for await (const job of client.jobs({ maxItems: 100 })) {
+					if (isJobStopped(job)) return [[itemFor(job as unknown as IDataObject, 0)]];
+				}
 				return null;
 			}
-			const items: INodeExecutionData[] = [];
-			// Oldest first, so downstream steps see jobs in the order they finished.
-			for (const job of fresh.reverse()) {
-				items.push(itemFor((await client.getJob(String(job.job_id))) as unknown as IDataObject, 0));
-			}
-			return [items];
+			const stored = staticData[FEED_KEY] as unknown as FeedState | undefined;
+			const feed = await readFinishedFeed(client, stored?.since ? stored : undefined, {
+				now,
+				deadline: now() + POLL_BUDGET_MS,
+			});
+			staticData[FEED_KEY] = feed.state as unknown as IDataObject;
+			// The first poll only learns which jobs had finished before the workflow was activated.
+			if (feed.fresh.length === 0) return null;
+			// Oldest first, so downstream steps see jobs in the order they were made.
+			return [feed.fresh.map((job) => itemFor(job as unknown as IDataObject, 0))];
 		} catch (error) {
 			throw toNodeError(this.getNode(), error);
 		}

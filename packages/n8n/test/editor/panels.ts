@@ -19,11 +19,13 @@ export const ACTION_DESCRIPTION =
 
 const submitOptions = [
 	'Check Mail Server (SMTP)',
+	'Forget a Finished List After (Days)',
 	'If No Address Is Valid',
 	'If the Allowance or a Pause Stops the List',
 	'List Name',
 	'Priority',
 	'Remember Sent Lists',
+	'Send Again in Manual or Retried Runs',
 	'Skip Rows Already Answered',
 	'Webhook URL',
 ];

@@ -136,7 +136,11 @@ function paramReader(options: HarnessOptions) {
 }
 
 export function executeContext(
-	options: HarnessOptions & { staticData?: IDataObject },
+	options: HarnessOptions & {
+		staticData?: IDataObject;
+		/** The workflow the node belongs to; by default a new one per context. */
+		workflowId?: string;
+	},
 ): Harness<IExecuteFunctions> {
 	const node = testNode(options.nodeType ?? 'n8n-nodes-evf.emailVerification');
 	const sent: Harness<unknown>['sent'] = [];
@@ -145,11 +149,14 @@ export function executeContext(
 	const read = paramReader(options);
 	const items = options.items ?? [{ json: {} }];
 	const staticData = options.staticData ?? {};
+	const workflowId = options.workflowId ?? crypto.randomUUID();
 	const context = {
 		getInputData: () => items,
-		getMode: () => options.mode ?? 'manual',
+		// An active workflow's run (n8n saves its static data) unless a test asks for a manual one.
+		getMode: () => options.mode ?? 'trigger',
 		getNodeParameter: read,
 		getNode: () => node,
+		getWorkflow: () => ({ id: workflowId, name: 'Test workflow', active: true }),
 		getCredentials: async () => ({ ...options.credentials }),
 		// n8n's default (GENERIC_TIMEZONE) when the instance sets none.
 		getTimezone: () => 'America/New_York',

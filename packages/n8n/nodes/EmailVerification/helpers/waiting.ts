@@ -74,7 +74,7 @@ export function failureAfterSubmission(
 		{
 			itemIndex,
 			description: [
-				`Do not run this step again: that would submit and charge the list a second time. Use Bulk Job > Wait for Completion or Get Results with the job ID${jobIds.length === 1 ? '' : 's'} above to get ${them}.`,
+				`Running this step again does not submit ${them} again while Remember Sent Lists is on (the list is remembered, and a manual or retried run checks the service first). Use Bulk Job > Wait for Completion or Get Results with the job ID${jobIds.length === 1 ? '' : 's'} above to get ${them}.`,
 				causeDescription,
 			]
 				.filter(Boolean)

@@ -10,8 +10,10 @@ import {
 	isJobStopped,
 	isOpenRow,
 	RESULT_COLUMNS,
-	PartialSubmissionError,
+	runList,
 	summarizePreflight,
+	type HeldReason,
+	type ListRunResult,
 	type EmailVerificationClient,
 	type ListSubmission,
 	type PreflightReport,
@@ -23,9 +25,8 @@ import {
 	simplifyOption,
 	waitProperties,
 } from '../common.descriptions';
-import { toNodeError } from '../../helpers/errors';
 import { itemFor, readField } from '../../helpers/items';
-import { recall, record, type Remembered } from '../../helpers/listMemory';
+import { listStore, type ListStore } from '../../helpers/listMemory';
 import {
 	outputStoppedJob,
 	pollAndOutput,
@@ -114,6 +115,15 @@ const properties: INodeProperties[] = [
 				description: 'Whether to ask each mail server',
 			},
 			{
+				displayName: 'Forget a Finished List After (Days)',
+				name: 'forgetFinishedDays',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description:
+					'A list every address of which was sent stays remembered while it keeps being given (a schedule over the same sheet sends nothing again), and is forgotten 30 days after the last run given it. Set a number of days to verify the same list again that long after it finished. 0: never before.',
+			},
+			{
 				displayName: 'If No Address Is Valid',
 				name: 'nothingToSend',
 				type: 'options',
@@ -180,7 +190,15 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					"Whether a rerun or replay of a list sends only what earlier runs did not (nothing once all of it went, for a day after), never before continue_after. Turn off to verify the same list again at once. Kept in the workflow's static data, which n8n saves only for an active workflow started by its trigger, when the execution succeeds: manual test runs are not remembered.",
+					"Whether a rerun, retry or replay of a list sends only what earlier runs did not (nothing once all of it went), never before continue_after, and settles a submission whose answer was lost by reading the service's job list before sending anything again. Kept in the workflow's static data, which n8n saves after every execution except manual ones. Turn off to verify the same list again at once.",
+			},
+			{
+				displayName: 'Send Again in Manual or Retried Runs',
+				name: 'sendAgain',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a manual (or retried) execution sends a list even though the service shows a job of the same size made in the last 30 days. Off: such a run sends nothing and says which job it found, since n8n keeps no memory of manual executions.',
 			},
 			{
 				displayName: 'Skip Rows Already Answered',
@@ -213,6 +231,8 @@ export const description = updateDisplayOptions(
 
 interface SubmitOptions {
 	checkSmtp?: boolean;
+	forgetFinishedDays?: number;
+	sendAgain?: boolean;
 	nothingToSend?: 'error' | 'report';
 	onStop?: 'output' | 'fail';
 	rememberLists?: boolean;
@@ -248,43 +268,43 @@ function preflightReport(
 }
 
 /**
- * A list stopped part way, as every output item of the run carries it: the unsent addresses (map them
- * into the next run), why, and when they can go, as an ISO 8601 date (what a Wait node's "At Specified
- * Time" and n8n's date expressions read). Empty when the whole list went.
+ * What every output item of a run carries about the list: the unsent addresses (map them into the next
+ * run), why, and when they can go, as an ISO 8601 date (what a Wait node's "At Specified Time" and n8n's
+ * date expressions read); what earlier runs sent; and, where n8n keeps no memory, that it does not.
  */
-function stopFields(
-	submission: Pick<ListSubmission, 'unsent' | 'unsentAfter' | 'stoppedBy' | 'leftToday' | 'note'>,
-	remembered: Remembered | undefined,
-): IDataObject {
-	const earlier = remembered
+function stopFields(result: ListRunResult, store: ListStore | undefined): IDataObject {
+	const earlier = result.earlierJobs.length
 		? {
-				sent_before: remembered.next.alreadySent,
-				earlier_jobs: remembered.next.jobs.map((job) => job.job_id),
+				sent_before: result.alreadySent,
+				earlier_jobs: result.earlierJobs.map((job) => job.job_id),
 			}
 		: {};
-	if (submission.unsent.length === 0)
-		return { unsent: [], ...(submission.note ? { note: submission.note } : {}), ...earlier };
+	const recovered = result.recovered.length
+		? { recovered_jobs: result.recovered.map((job) => job.job_id) }
+		: {};
+	const memory = store && !store.kept ? { memory_kept: false, memory_note: store.whyNotKept } : {};
+	const common = { note: result.note, ...earlier, ...recovered, ...memory };
+	if (result.unsent.length === 0) return { unsent: [], ...common };
 	return {
-		unsent: submission.unsent,
-		unsent_count: submission.unsent.length,
-		stopped_by: submission.stoppedBy ?? null,
-		continue_after: submission.unsentAfter ?? null,
-		...(submission.leftToday === undefined ? {} : { left_today: submission.leftToday }),
-		note: submission.note ?? null,
-		...earlier,
+		unsent: result.unsent,
+		unsent_count: result.unsent.length,
+		stopped_by: result.stoppedBy ?? null,
+		continue_after: result.unsentAfter ?? null,
+		...(result.outcome.kind === 'sent' && result.outcome.submission.leftToday !== undefined
+			? { left_today: result.outcome.submission.leftToday }
+			: {}),
+		...common,
 	};
 }
 
 function submissionItems(
 	submission: ListSubmission,
+	stop: IDataObject,
 	pairing: number | readonly number[],
 	itemCount: number | undefined,
-	remembered: Remembered | undefined,
 	waitingBy?: string,
 ): INodeExecutionData[] {
 	const report = preflightReport(submission.preflight, submission.rejectedByService, itemCount);
-	const stop = stopFields(submission, remembered);
-	if (submission.jobs.length === 0) return [notSentItem(stop, pairing, report)];
 	return submission.jobs.map((job, index) =>
 		itemFor(
 			{
@@ -301,47 +321,24 @@ function submissionItems(
 	);
 }
 
-/** The one item of a run that made no job: nothing fits now, or an earlier run sent it all. */
+/** The status of a run that made no job, by why it sent nothing. */
+const HELD_STATUS: Record<HeldReason, string> = {
+	finished: 'already_sent',
+	not_yet: 'not_sent_yet',
+	in_doubt: 'in_doubt',
+	earlier_on_service: 'possibly_sent_before',
+	busy: 'being_sent',
+};
+
+/** The one item of a run that made no job: nothing fits now, an earlier run sent it all, or it waits. */
 function notSentItem(
+	status: string,
 	stop: IDataObject,
 	pairing: number | readonly number[],
-	report?: IDataObject,
+	extra: IDataObject = {},
 ): INodeExecutionData {
-	const status = (stop.unsent as unknown[]).length ? 'not_sent_yet' : 'already_sent';
 	return itemFor(
-		{
-			job_id: null,
-			status,
-			parts: 0,
-			credits_used_total: 0,
-			...stop,
-			...(report ? { preflight: report } : {}),
-		},
-		pairing,
-	);
-}
-
-/**
- * What a remembered list sends now, when that is nothing: the earlier run said when the rest can go, or
- * sent it all. Nothing is planned, sent or charged.
- */
-function heldBack(remembered: Remembered, pairing: number | readonly number[]): INodeExecutionData {
-	const { next, memory } = remembered;
-	const jobs = next.jobs.map((job) => job.job_id).join(', ');
-	const unsent = next.done ? [] : memory.unsent;
-	const note = next.done
-		? `Nothing sent or charged: earlier runs sent every address of this list (${next.alreadySent}, jobs ${jobs}).`
-		: `Nothing sent or charged: earlier runs sent ${next.alreadySent} addresses of this list (jobs ${jobs}); the other ${unsent.length} can be sent after ${next.notBefore}.`;
-	return notSentItem(
-		stopFields(
-			{
-				unsent,
-				unsentAfter: next.notBefore,
-				stoppedBy: next.done ? undefined : memory.stoppedBy,
-				note,
-			},
-			remembered,
-		),
+		{ job_id: null, status, parts: 0, credits_used_total: 0, ...stop, ...extra },
 		pairing,
 	);
 }
@@ -362,81 +359,62 @@ async function submitOne(
 	const wait = read('waitForCompletion', false) as boolean;
 	const settings: WaitSettings | undefined = wait ? readWaitSettings(read) : undefined;
 	const signal = context.getExecutionCancelSignal();
-	const sendWhatFits = options.onStop !== 'fail';
-	// The client's replay memory, kept in the node's static data rather than only read back from the last
-	// output: a scheduled rerun starts from its trigger and has no earlier output to map, and a replay of
-	// an old execution would map a stale one. The output still carries `unsent` for flows that continue
-	// a list in the same execution (a Wait node, then this node again).
-	const staticData =
-		options.rememberLists === false ? undefined : context.getWorkflowStaticData('node');
-	const now = Date.now();
-	const remembered = staticData ? recall(staticData, emails, now) : undefined;
-	if (remembered && remembered.next.send.length === 0) return [heldBack(remembered, pairing)];
-	// A remembered list sends only its unsent addresses: the report then covers those, not the items.
-	const sending = remembered ? remembered.next.send : emails;
-	const perItem = remembered ? undefined : itemCount;
-	// The client plans the list once (pre-flight, allowance, jobs); the node only decides how to wait for it.
-	let plan = await client.planList(
-		{
-			emails: sending,
+	// The client's list run decides, records the doubt before the charge, sends and settles; the node
+	// only says where the book lives (static data) and how to wait for the jobs.
+	const store = options.rememberLists === false ? undefined : listStore(context);
+	let resumeUrl: string | undefined;
+	const days = Number(options.forgetFinishedDays ?? 0);
+	const result = await runList(client, {
+		list: {
+			emails,
 			name: options.name || undefined,
 			priority: options.priority,
 			check_smtp: options.checkSmtp,
 			webhook_url: options.webhookUrl || undefined,
 		},
-		{ signal, allowNothingToSend: options.nothingToSend === 'report', sendWhatFits },
-	);
-	if (plan.chunks.length === 0) {
+		options: { signal, allowNothingToSend: options.nothingToSend === 'report' },
+		...(store ? { load: store.read } : {}),
+		store: (book) => store?.write(book),
+		now: Date.now(),
+		memoryKept: store ? store.kept : false,
+		checkService: store ? store.checkService : false,
+		sendAgain: options.sendAgain === true,
+		failOnStop: options.onStop === 'fail',
+		...(days > 0 ? { keepFinishedMs: days * 86_400_000 } : {}),
+		beforeSend: async (plan) => {
+			// Only a list that stays one job, and that the allowance takes whole, can resume on its
+			// webhook: the execution resumes once, and the addresses left unsent must be in its output.
+			const fitsWhole = !plan.fitsNow || plan.fitsNow.left >= plan.preflight.unique.length;
+			if (!settings || plan.chunks.length !== 1 || !fitsWhole) return plan;
+			resumeUrl = await usableResumeUrl(context, settings);
+			return resumeUrl ? await client.withJobFields(plan, { webhook_url: resumeUrl }) : plan;
+		},
+	});
+	const stop = stopFields(result, store);
+	const { outcome } = result;
+	if (outcome.kind === 'nothing_to_send') {
 		// Only with "Output the Pre-Flight Report": nothing to send, charge or wait for.
-		const report = preflightReport(plan.preflight, [], perItem);
+		const report = preflightReport(outcome.plan.preflight, [], itemCount);
+		return [notSentItem('nothing_to_send', {}, pairing, { preflight: report })];
+	}
+	if (outcome.kind === 'held') {
+		const found = outcome.matchingJobs?.map((job) => job as unknown as IDataObject);
 		return [
-			itemFor(
-				{
-					job_id: null,
-					status: 'nothing_to_send',
-					parts: 0,
-					credits_used_total: 0,
-					preflight: report,
-				},
+			notSentItem(
+				HELD_STATUS[outcome.reason],
+				stop,
 				pairing,
+				found ? { matching_jobs: found } : {},
 			),
 		];
 	}
-	let resumeUrl: string | undefined;
-	// Only a list that stays one job, and that the allowance takes whole, can resume on its webhook: the
-	// execution resumes once, and the addresses left unsent must be in this execution's output.
-	const fitsWhole = !plan.fitsNow || plan.fitsNow.left >= plan.preflight.unique.length;
-	if (settings && plan.chunks.length === 1 && fitsWhole) {
-		resumeUrl = await usableResumeUrl(context, settings);
-		if (resumeUrl) plan = await client.withJobFields(plan, { webhook_url: resumeUrl });
-	}
-	let submission: ListSubmission;
-	try {
-		submission = await client.submitPlan(plan, { signal, sendWhatFits });
-	} catch (error) {
-		// "Fail" still remembers what was charged, so the rerun after the error sends only the rest.
-		if (staticData && error instanceof PartialSubmissionError && !error.uncertain) {
-			record(
-				staticData,
-				emails,
-				remembered?.memory,
-				{
-					jobs: error.accepted as ListSubmission['jobs'],
-					unsent: error.unsent,
-					unsentAfter: error.retryAt,
-					stoppedBy: error.stoppedBy,
-				},
-				now,
-			);
-		}
-		throw toNodeError(context.getNode(), error, itemIndex);
-	}
+	const { submission } = outcome;
 	for (const job of submission.jobs) submitted.push(job.job_id);
-	if (staticData) record(staticData, emails, remembered?.memory, submission, now);
-	if (!settings || submission.jobs.length === 0) {
-		return submissionItems(submission, pairing, perItem, remembered);
-	}
-	if (resumeUrl) {
+	// A remembered list sends only its unsent addresses: the report then covers those, not the items.
+	const perItem = result.earlierJobs.length || result.recovered.length ? undefined : itemCount;
+	if (submission.jobs.length === 0) return [notSentItem('not_sent_yet', stop, pairing)];
+	if (!settings) return submissionItems(submission, stop, pairing, perItem);
+	if (resumeUrl && submission.jobs.length === 1 && result.recovered.length === 0) {
 		// A job that finished already called the resume URL while this execution was still running, and
 		// n8n refused that call: answer now, or the execution would wait for the service's retry.
 		const [onlyJob] = submission.jobs;
@@ -449,7 +427,7 @@ async function submitOne(
 		}
 		// The job posts to this execution's resume URL; n8n then calls this node's webhook method.
 		await context.putExecutionToWait(new Date(Date.now() + settings.timeoutMs));
-		return submissionItems(submission, pairing, perItem, remembered, 'webhook');
+		return submissionItems(submission, stop, pairing, perItem, 'webhook');
 	}
 	const out = await pollAndOutput(
 		context,
@@ -460,7 +438,7 @@ async function submitOne(
 		pairing,
 	);
 	// The rows of the jobs made, then one item for the addresses left for a later run.
-	if (submission.unsent.length) out.push(notSentItem(stopFields(submission, remembered), pairing));
+	if (result.unsent.length) out.push(notSentItem('not_sent_yet', stop, pairing));
 	return out;
 }
 
@@ -485,6 +463,22 @@ export async function execute(
 					: readField(item.json, field),
 			);
 			const all = items.map((_, index) => index);
+			if (options.skipAnswered && items.length && values.every((value) => value === '')) {
+				// A finished sheet: every row is answered. Nothing to send is the expected end of a schedule.
+				return [
+					itemFor(
+						{
+							job_id: null,
+							status: 'all_rows_answered',
+							parts: 0,
+							credits_used_total: 0,
+							unsent: [],
+							note: `Nothing sent or charged: all ${items.length} rows are already answered.`,
+						},
+						all,
+					),
+				];
+			}
 			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
 		}
 		const out: INodeExecutionData[] = [];

@@ -11,12 +11,14 @@ import {
 	RateLimitError,
 	ServiceUnavailableError,
 	VerificationTimeoutError,
+	VerificationUncertainError,
 	withCategory,
 	type BadInputVerdict,
 	type EmailVerificationClient,
 } from '@evf/client';
 import { errorJson, toNodeError } from '../../helpers/errors';
 import { itemFor } from '../../helpers/items';
+import { answerStore } from '../../helpers/listMemory';
 
 const properties: INodeProperties[] = [
 	{
@@ -241,7 +243,7 @@ async function verifyOne(
 	cell: unknown,
 	options: VerifyOptions,
 	itemIndex: number,
-): Promise<IDataObject | StopCause> {
+): Promise<IDataObject | StopCause | LostAnswer> {
 	try {
 		const result = await client.verifyCell(cell, {
 			check_smtp: options.checkSmtp,
@@ -258,45 +260,150 @@ async function verifyOne(
 			};
 		}
 		if (isStopCause(error)) return error;
+		// Told apart from a refusal: its address stays marked in doubt, so no retry sends it again.
+		if (error instanceof VerificationUncertainError)
+			return new LostAnswer(toNodeError(context.getNode(), error, itemIndex));
 		throw toNodeError(context.getNode(), error, itemIndex);
 	}
 }
 
+/** A request that left with no clear answer: it may have been charged. */
+class LostAnswer {
+	constructor(readonly error: Error) {}
+}
+
 /**
- * Verifies each input item in order. A bad cell is a free verdict (nothing sent). When the service
- * stops the run with its own "not now" (429, 503), nothing more is sent, and the items already answered
- * are kept: they were paid for, and a rerun of the whole input would charge them again.
+ * Requests in flight at once. The spec limits addresses (the allowance), not requests, and a single
+ * verification may take up to 30 s: five at once keep 20 items at 5 s per answer to about 20 s, and a
+ * 429 or 503 stops at most four more requests, each free.
+ */
+export const VERIFY_CONCURRENCY = 5;
+
+type Slot =
+	| { kind: 'json'; json: IDataObject; paid: boolean }
+	| { kind: 'stop'; cause: StopCause }
+	| { kind: 'not_sent' }
+	| { kind: 'error'; error: unknown };
+
+/** An item whose request left with no clear answer, in an earlier try of this run: never sent again. */
+function inDoubtJson(cell: unknown, sentAt: string): IDataObject {
+	return {
+		email: cellText(cell),
+		sent: true,
+		status: 'in_doubt',
+		reason: `Sent at ${sentAt} with no clear answer: it may have been verified and charged 1 credit. Not sent again, so it is never charged twice; verify it again after a day to get its answer.`,
+		credits_used: 0,
+		timed_out: false,
+	};
+}
+
+/** The key of an address in Verify's memory: the address as sent and the SMTP choice. */
+function memoryKey(cell: unknown, options: VerifyOptions): string {
+	return `${cellText(cell).toLowerCase()}|${options.checkSmtp !== false}`;
+}
+
+/**
+ * Verifies the input items, VERIFY_CONCURRENCY at a time, and outputs them in input order, each paired
+ * with its item. A bad cell is a free verdict (nothing sent). Each answer is remembered (static data,
+ * a day) before the next try could need it, and each request is marked in doubt before it leaves, so
+ * Retry On Fail and a retried execution send only the items not answered, and never resend one whose
+ * answer was lost. When the service stops the run with its own "not now" (429, 503), nothing more is
+ * sent, and the items already answered are kept: they were paid for.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	client: EmailVerificationClient,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const memory = answerStore(this, Date.now());
+	const slots: Slot[] = [];
+	let stopped = false;
+	let halted = false;
+	let next = 0;
+	const one = async (i: number): Promise<Slot> => {
+		const cell: unknown = this.getNodeParameter('email', i);
+		const options = this.getNodeParameter('options', i, {}) as VerifyOptions;
+		const bad = badInputVerdict(cell);
+		if (bad) {
+			if (options.onBadInput === 'fail') throw badInputError(this, bad, i);
+			return {
+				kind: 'json',
+				json: { ...bad, timed_out: false } as unknown as IDataObject,
+				paid: false,
+			};
+		}
+		if (stopped) return { kind: 'not_sent' };
+		const key = memoryKey(cell, options);
+		const known = memory.get(key);
+		if (known?.state === 'answered')
+			return { kind: 'json', json: { ...known.json, answered_earlier: true }, paid: false };
+		if (known?.state === 'in_doubt')
+			return { kind: 'json', json: inDoubtJson(cell, known.sentAt), paid: false };
+		memory.set(key, { at: Date.now(), state: 'in_doubt', sentAt: new Date().toISOString() });
+		let answer: Awaited<ReturnType<typeof verifyOne>>;
+		try {
+			answer = await verifyOne(this, client, cell, options, i);
+		} catch (error) {
+			// A refusal charged nothing: the mark goes.
+			memory.delete(key);
+			return { kind: 'error', error };
+		}
+		// The mark stays: the answer was lost, and the address may have been charged.
+		if (answer instanceof LostAnswer) return { kind: 'error', error: answer.error };
+		if (isStopCause(answer)) {
+			memory.delete(key);
+			stopped = true;
+			return { kind: 'stop', cause: answer };
+		}
+		// A 408 is refunded: only verdicts count as paid for, and only they are remembered.
+		if (answer.timed_out === true) memory.delete(key);
+		else memory.set(key, { at: Date.now(), state: 'answered', json: answer });
+		return { kind: 'json', json: answer, paid: answer.timed_out !== true };
+	};
+	const worker = async () => {
+		while (next < items.length && !halted) {
+			const i = next++;
+			try {
+				slots[i] = await one(i);
+			} catch (error) {
+				slots[i] = { kind: 'error', error };
+			}
+			// Without Continue On Fail the node fails at this item: send nothing more.
+			if (slots[i]!.kind === 'error' && !this.continueOnFail()) halted = true;
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, items.length) }, worker));
+
 	const out: INodeExecutionData[] = [];
 	let stop: Stop | undefined;
 	let answered = 0;
+	const firstStop = slots.find(
+		(slot): slot is Extract<Slot, { kind: 'stop' }> => slot?.kind === 'stop',
+	);
 	for (let i = 0; i < items.length; i++) {
+		const slot = slots[i];
 		try {
-			const cell: unknown = this.getNodeParameter('email', i);
-			const options = this.getNodeParameter('options', i, {}) as VerifyOptions;
-			const bad = badInputVerdict(cell);
-			if (bad) {
-				if (options.onBadInput === 'fail') throw badInputError(this, bad, i);
-				out.push(itemFor({ ...bad, timed_out: false } as unknown as IDataObject, i));
+			if (!slot)
+				throw new NodeOperationError(this.getNode(), 'Not sent: an earlier item failed the node.', {
+					itemIndex: i,
+				});
+			if (slot.kind === 'error') throw slot.error;
+			if (slot.kind === 'json') {
+				out.push(itemFor(slot.json, i));
+				if (slot.paid) answered++;
 				continue;
 			}
-			if (!stop) {
-				const answer = await verifyOne(this, client, cell, options, i);
-				if (!isStopCause(answer)) {
-					out.push(itemFor(answer, i));
-					// A 408 is refunded: only verdicts count as paid for.
-					if (answer.timed_out !== true) answered++;
-					continue;
-				}
-				stop = stopOf(answer, i, answered, options.onStop ?? 'output', this.getTimezone());
-				if (stop.mode === 'fail' && !this.continueOnFail())
-					throw stopError(this, stop, i, items.length);
-			}
+			const options = this.getNodeParameter('options', i, {}) as VerifyOptions;
+			stop ??= stopOf(
+				firstStop!.cause,
+				i,
+				answered,
+				options.onStop ?? 'output',
+				this.getTimezone(),
+			);
+			if (stop.mode === 'fail' && !this.continueOnFail())
+				throw stopError(this, stop, i, items.length);
+			const cell: unknown = this.getNodeParameter('email', i);
 			// With Continue On Fail, a chosen failure is an error item that still says when it can go.
 			const json =
 				stop.mode === 'output'
