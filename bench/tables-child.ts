@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
-import { readTable } from '@evf/client';
+import { readTable } from '@evf/tables';
 
 const [variant, file] = process.argv.slice(2) as [string, string];
 const bytes = new Uint8Array(readFileSync(file));

@@ -1,5 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
-import { downloadedFileName, InputError, readTable, type TableList } from '@evf/client';
+import { InputError } from '@evf/client';
+import { downloadedFileName, readTable, type TableList } from '@evf/tables';
 import type { ZObject } from 'zapier-platform-core';
 import { optionalString } from './fields/coerce';
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { listFingerprint, preflightEmails, readTable } from '@evf/client';
+import { listFingerprint, preflightEmails } from '@evf/client';
+import { readTable } from '@evf/tables';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
@@ -383,7 +384,7 @@ it('a file edited while its job runs: the rows added since are marked as never s
 
 it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet, every row written back', async () => {
   const side = sideFor();
-  const xlsx = readFileSync(join(__dirname, '../../client/test/fixtures/leads-sheetjs.xlsx'));
+  const xlsx = readFileSync(join(__dirname, '../../tables/test/fixtures/leads-sheetjs.xlsx'));
   const run = await runWholeSheetZap(sb, side, files.host('leads.xlsx', xlsx));
   expect(run.error).toBeUndefined();
   expect(run.output).toMatchObject({

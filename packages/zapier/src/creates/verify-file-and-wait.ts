@@ -17,17 +17,14 @@ import {
   listFingerprint,
   PartialSubmissionError,
   preflightEmails,
-  readTable,
   RequestTimeoutError,
   SubmissionUncertainError,
   TimeBudgetSpentError,
   withCategory,
-  writeBackTable,
-  writeDelimited,
   type Job,
   type ResultRow,
-  type TableList,
 } from '@evf/client';
+import { readTable, writeBackTable, writeDelimited, type TableList } from '@evf/tables';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { stepDeadline } from '../budget';

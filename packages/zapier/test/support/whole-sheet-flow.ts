@@ -12,7 +12,7 @@
  */
 import * as core from 'zapier-platform-core';
 import type { Sandbox } from '@evf/sandbox';
-import { parseDelimited, writeDelimited } from '@evf/client';
+import { parseDelimited, writeDelimited } from '@evf/tables';
 import App from '../../src/index';
 import { zapierHeaderName } from '../../demo/callback-receiver';
 import type { RawReceiver } from '../../../../test/support/webhook-receiver';

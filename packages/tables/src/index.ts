@@ -11,14 +11,6 @@ export { chooseColumn, columnLetter, columnIndex } from './columns';
 export type { ChosenColumn } from './columns';
 export { readXlsxFirstSheet } from './xlsx';
 export type { InflateRaw } from './xlsx';
-export { writeBackTable, rowVerdicts, isOpenRow, rowNumberOf, RESULT_COLUMNS } from './write-back';
-export type {
-  WriteBackCounts,
-  WriteBackOptions,
-  WrittenBack,
-  RowOutcome,
-  RowVerdicts,
-  RowVerdictOptions,
-} from './write-back';
-export { listFingerprint } from './list-key';
+export { writeBackTable, rowNumberOf } from './write-back';
+export type { WriteBackOptions, WrittenBack } from './write-back';
 export { downloadedFileName } from './file-name';

@@ -4,7 +4,7 @@
  * produced: the sizes a zip declares are never trusted, since a file can say 100 bytes and inflate to
  * gigabytes.
  */
-import { InputError } from '../errors';
+import { InputError } from '@evf/client';
 
 /**
  * Raw DEFLATE decompression that stops at `maxOutputLength` bytes of output: node:zlib's inflateRawSync

@@ -2,25 +2,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
+import { InputError, preflightEmails, type ResultRow } from '@evf/client';
 import {
-  InputError,
   columnIndex,
   columnLetter,
   detectDelimiter,
   parseDelimited,
-  preflightEmails,
   readTable,
   readXlsxFirstSheet,
   writeBackTable,
   writeDelimited,
-  listFingerprint,
+  DEFAULT_LIMITS,
   type Delimiter,
   type InflateRaw,
-  type ResultRow,
 } from '../src/index';
-import { DEFAULT_LIMITS } from '../src/tables';
-import { formatNumber } from '../src/tables/number-format';
-import { decodeText, encodeText } from '../src/tables/encoding';
+import { formatNumber } from '../src/number-format';
+import { decodeText, encodeText } from '../src/encoding';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] =>
@@ -292,16 +289,6 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
       ),
       { numRuns: 300 },
     );
-  });
-});
-
-describe('listFingerprint', () => {
-  it('names a list by its addresses (any order, any case) and its name, so a rerun finds the jobs it made', () => {
-    const a = listFingerprint(['a@x.com', 'B@y.com'], 'May');
-    expect(listFingerprint(['b@y.com', 'A@X.COM'], 'May')).toBe(a);
-    expect(listFingerprint(['a@x.com', 'B@y.com'], 'June')).not.toBe(a);
-    expect(listFingerprint(['a@x.com'], 'May')).not.toBe(a);
-    expect(a).toMatch(/^[0-9a-f]{32}$/);
   });
 });
 

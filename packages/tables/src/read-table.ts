@@ -1,5 +1,4 @@
-import { InputError } from '../errors';
-import { isEmailSyntaxValid } from '../validation/email';
+import { InputError, isEmailSyntaxValid } from '@evf/client';
 import { chooseColumn, type ChosenColumn } from './columns';
 import { DELIMITERS, parseDelimited, type Delimiter, type DelimitedRecord } from './delimited';
 import { decodeText, type TextEncoding } from './encoding';

@@ -2,7 +2,7 @@
  * The table corpus (test/fixtures/tables, made by scripts/make-table-corpus.py with LibreOffice,
  * openpyxl, xlsxwriter and SheetJS) read by the client and by two independent readers, SheetJS
  * (@e965/xlsx) and csv-parse, and written back. Where the readers disagree, the difference is one
- * listed in src/tables/ORACLES.md; any other fails here.
+ * listed in src/ORACLES.md; any other fails here.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,19 +10,17 @@ import { inflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
+import { preflightEmails, RESULT_COLUMNS, type ResultRow } from '@evf/client';
 import {
   parseDelimited,
-  preflightEmails,
   readTable,
   writeBackTable,
   writeDelimited,
-  RESULT_COLUMNS,
   type Delimiter,
-  type ResultRow,
   type TableList,
 } from '../src/index';
-import { decodeText } from '../src/tables/encoding';
-import { readXlsx } from '../src/tables/xlsx';
+import { decodeText } from '../src/encoding';
+import { readXlsx } from '../src/xlsx';
 
 const DIR = join(__dirname, 'fixtures', 'tables');
 const bytesOf = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DIR, name)));

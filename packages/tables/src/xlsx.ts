@@ -7,7 +7,7 @@
  * an entry too); numbers are shown through their style's number format (number-format.ts). Empty rows
  * are kept, so row numbers match what the spreadsheet shows.
  */
-import { InputError } from '../errors';
+import { InputError } from '@evf/client';
 import { DEFAULT_LIMITS, tooLarge, type TableLimits } from './limits';
 import { builtInFormat, formatNumber } from './number-format';
 import { Token, XmlCursor } from './xml';

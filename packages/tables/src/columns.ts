@@ -1,5 +1,4 @@
-import { InputError } from '../errors';
-import { isEmailSyntaxValid } from '../validation/email';
+import { InputError, isEmailSyntaxValid } from '@evf/client';
 
 /** A spreadsheet's column letter for a 0-based index: 0 → A, 25 → Z, 26 → AA. */
 export function columnLetter(index: number): string {
