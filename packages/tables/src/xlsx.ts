@@ -8,6 +8,7 @@
  * are kept, so row numbers match what the spreadsheet shows.
  */
 import { InputError } from '@evf/client';
+import { columnLetter } from './columns';
 import { DEFAULT_LIMITS, tooLarge, type TableLimits } from './limits';
 import { builtInFormat, formatNumber } from './number-format';
 import { Token, XmlCursor } from './xml';
@@ -20,11 +21,23 @@ export interface SheetInfo {
   hidden: boolean;
 }
 
+/** A cell whose value could not be read, by its reference (`B7`), and why. */
+export interface UnreadCell {
+  cell: string;
+  reason: string;
+}
+
 export interface XlsxSheet {
   rows: string[][];
+  /** Cells shown empty or possibly stale because the file holds no value for them (formulas), at most MAX_UNREAD. */
+  unread: UnreadCell[];
+  /** How many such cells there are in all (past MAX_UNREAD too). */
+  unreadCount: number;
   /** The sheet read, and every sheet of the workbook in tab order. */
   sheet: SheetInfo;
   sheets: SheetInfo[];
+  /** The sheet's part name in the package (for writing it back). */
+  sheetPart: string;
 }
 
 interface SheetEntry extends SheetInfo {
@@ -76,6 +89,16 @@ function workbookPath(zip: ZipReader): string {
   throw unreadable('no workbook in it');
 }
 
+/**
+ * ECMA-376's escape for characters XML cannot carry (Part 1, 22.9.2.19 ST_Xstring): `_xHHHH_` is the
+ * UTF-16 code unit HHHH, and `_x005F_` an underscore, so `_x005F_x0041_` is the literal text `_x0041_`.
+ * One pass left to right gives exactly that: the underscore decoded from `_x005F_` never starts a match.
+ */
+export function decodeEscapes(text: string): string {
+  if (!text.includes('_x')) return text;
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 /** Every `t` text of an `si` or `is` element (runs and plain text), without phonetic guides (rPh). */
 function stringItem(cur: XmlCursor, end: string): string {
   if (cur.selfClosing) return '';
@@ -92,7 +115,7 @@ function stringItem(cur: XmlCursor, end: string): string {
       else if (cur.name === end) break;
     }
   }
-  return out;
+  return decodeEscapes(out);
 }
 
 function sharedStrings(xml: string | undefined): string[] {
@@ -193,9 +216,12 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const book = new XmlCursor(zip.text(bookPath)!);
   const sheets: SheetEntry[] = [];
   let date1904 = false;
+  let recalculate = false;
   for (let t = book.next(); t !== Token.End; t = book.next()) {
     if (t !== Token.Open) continue;
     if (book.name === 'workbookPr') date1904 = /^(1|true)$/.test(book.attribute('date1904') ?? '');
+    // Asked to be recalculated on opening (XlsxWriter always asks): the values saved are placeholders.
+    else if (book.name === 'calcPr') recalculate = /^(1|true)$/.test(book.attribute('fullCalcOnLoad') ?? '');
     else if (book.name === 'sheet') {
       const state = book.attribute('state');
       const rel = rels.get(book.attribute('id') ?? '');
@@ -222,22 +248,42 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const stylesPath = byType('/styles', 'xl/styles.xml');
   const shared = sharedStrings(sstPath ? zip.text(sstPath) : undefined);
   const formats = cellFormats(stylesPath ? zip.text(stylesPath) : undefined);
-  const rows = sheetRows(zip.text(chosen.path)!, shared, formats, date1904, limits);
+  const { rows, unread, unreadCount } = sheetRows(
+    zip.text(chosen.path)!,
+    shared,
+    formats,
+    { date1904, recalculate },
+    limits,
+  );
   return {
     rows,
+    unread,
+    unreadCount,
     sheet: { name: chosen.name, hidden: chosen.hidden },
+    sheetPart: chosen.path,
     sheets: sheets.map(({ name, hidden }) => ({ name, hidden })),
   };
 }
+
+/** Cells listed one by one in `unread`; past this many only counted. */
+export const MAX_UNREAD = 200;
+
+const NO_VALUE =
+  'a formula saved without its value (the program that wrote the file does not calculate formulas): open the file in Excel or LibreOffice, save it, and use that file';
+const RECALCULATE =
+  'a formula in a workbook saved to be recalculated when opened, so the value stored may not be its result: open the file in Excel or LibreOffice, save it, and use that file';
 
 function sheetRows(
   xml: string,
   shared: string[],
   formats: (string | undefined)[],
-  date1904: boolean,
+  book: { date1904: boolean; recalculate: boolean },
   limits: TableLimits,
-): string[][] {
+): { rows: string[][]; unread: UnreadCell[]; unreadCount: number } {
+  const { date1904, recalculate } = book;
   const rows: string[][] = [];
+  const unread: UnreadCell[] = [];
+  let unreadCount = 0;
   let cells = 0;
   const cur = new XmlCursor(xml);
   let row: string[] | undefined;
@@ -248,6 +294,7 @@ function sheetRows(
   let value: string | undefined;
   let inline = '';
   let inValue = false;
+  let formula = false;
   for (let t = cur.next(); t !== Token.End; t = cur.next()) {
     if (t === Token.Open) {
       const name = cur.name;
@@ -257,13 +304,16 @@ function sheetRows(
         style = Number(cur.attribute('s') ?? 0);
         value = undefined;
         inline = '';
+        formula = false;
         if (cur.selfClosing) endCell();
       } else if (name === 'v' && row) {
         inValue = !cur.selfClosing;
         if (cur.selfClosing) value = '';
       } else if (name === 'is' && row) inline = stringItem(cur, 'is');
-      else if (name === 'f') cur.skipElement();
-      else if (name === 'row') {
+      else if (name === 'f') {
+        formula = true;
+        cur.skipElement();
+      } else if (name === 'row') {
         const r = Number(cur.attribute('r') ?? rows.length + 1);
         const at = Number.isInteger(r) && r > rows.length ? r : rows.length + 1;
         if (at > limits.maxRows) throw tooLarge('rows', limits.maxRows);
@@ -279,7 +329,7 @@ function sheetRows(
       else if (cur.name === 'row') endRow();
     }
   }
-  return rows;
+  return { rows, unread, unreadCount };
 
   function endRow(): void {
     rows.push(row!.length ? row! : ['']);
@@ -288,6 +338,14 @@ function sheetRows(
 
   function endCell(): void {
     const text = cellText();
+    if (formula && (value === undefined || value === '' || recalculate) && type !== 'inlineStr') {
+      unreadCount++;
+      if (unread.length < MAX_UNREAD)
+        unread.push({
+          cell: `${columnLetter(col)}${rows.length + 1}`,
+          reason: value ? RECALCULATE : NO_VALUE,
+        });
+    }
     if (col >= limits.maxColumns) throw tooLarge('columns', limits.maxColumns);
     if (text === '' && col >= row!.length) return;
     if (col + 1 - row!.length + cells > limits.maxCells) throw tooLarge('cells', limits.maxCells);
@@ -303,6 +361,7 @@ function sheetRows(
       case 'inlineStr':
         return inline || (value ?? '');
       case 'str':
+        return decodeEscapes(value ?? '');
       case 'e':
         return value ?? '';
       case 'b':

@@ -137,6 +137,9 @@ describe('the CSV and TSV corpus: encodings, delimiters and sep= lines', () => {
         bom: want.bom,
         guessed: want.guessed,
         sepLine: want.sepLine ?? false,
+        // The line break the file uses, kept for writing it back.
+        lineEnd: /\r\n|\n|\r/.exec(decodeText(bytesOf(name)).text)![0],
+        finalLineEnd: true,
       });
       expect(t.delimiter).toBe(want.delimiter);
       expect([t.header, ...t.rows]).toEqual(expected);
