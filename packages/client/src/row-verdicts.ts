@@ -53,6 +53,8 @@ export interface RowVerdicts {
   cellsOf(index: number): string[];
   /** Tallied as rows are asked. */
   counts: WriteBackCounts;
+  /** The answer row `index` shows: its own, or for a duplicate its first copy's (the first of several addresses). */
+  answerOf(index: number): ResultRow | undefined;
 }
 
 /**
@@ -163,7 +165,13 @@ export function rowVerdicts(
       'skipped',
     ];
   };
-  return { cellsOf, counts };
+  const rowAnswer = (index: number): ResultRow | undefined => {
+    const own = uniqueAt[index]!;
+    const first = own >= 0 ? index : duplicateOf[index]!;
+    const k = first >= 0 ? uniqueAt[first]! : -1;
+    return k >= 0 ? answerOf(k) : undefined;
+  };
+  return { cellsOf, counts, answerOf: rowAnswer };
 }
 
 /**

@@ -58,6 +58,8 @@ export interface UnusableRow {
 
 export interface TableList {
   format: TableFormat;
+  /** The extension of the name the file came with (lower case, without the dot), if any. */
+  extension?: string;
   delimiter?: Delimiter;
   /** CSV and TSV: the encoding read, whether it was guessed, Excel's `sep=` line. */
   text?: TableText;
@@ -95,6 +97,10 @@ export interface WorkbookSource {
   inflateRaw: InflateRaw;
   /** The chosen sheet's part name, e.g. `xl/worksheets/sheet1.xml`. */
   sheetPart: string;
+  /** Dates count from 1904, not 1900. */
+  date1904: boolean;
+  /** Per sheet row (index i is row i + 1): one past its last cell element, empty styled cells counted. */
+  extents: number[];
 }
 
 function decode(data: string | Uint8Array): { text: string; info: TableText } {
@@ -190,9 +196,12 @@ function sepLineOf(text: string): { delimiter: Delimiter; rest: string } | undef
   return { delimiter: m[1] as Delimiter, rest: text.slice(m[0].length) };
 }
 
+const extensionOf = (name: string | undefined): string | undefined =>
+  name?.toLowerCase().match(/\.([a-z0-9]+)(?:\?.*)?$/)?.[1];
+
 function formatOf(data: string | Uint8Array, options: ReadTableOptions): TableFormat {
   if (options.format) return options.format;
-  const ext = options.fileName?.toLowerCase().match(/\.([a-z0-9]+)(?:\?.*)?$/)?.[1];
+  const ext = extensionOf(options.fileName);
   if (ext === 'xlsx' || ext === 'tsv' || ext === 'csv') return ext;
   if (typeof data !== 'string' && (isZip(data) || isCompoundFile(data))) return 'xlsx';
   if (ext === 'xls' || ext === 'ods' || ext === 'numbers') {
@@ -249,7 +258,13 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
     sheets = book.sheets;
     unread = book.unread;
     unreadCount = book.unreadCount;
-    workbook = { data, inflateRaw: options.inflateRaw, sheetPart: book.sheetPart };
+    workbook = {
+      data,
+      inflateRaw: options.inflateRaw,
+      sheetPart: book.sheetPart,
+      date1904: book.date1904,
+      extents: book.extents,
+    };
   } else {
     const decoded = decode(data);
     text = decoded.info;
@@ -346,6 +361,7 @@ export function readTable(data: string | Uint8Array, options: ReadTableOptions =
   // Excel shows no row for a `sep=` line, so the numbering starts under it.
   return {
     format,
+    extension: extensionOf(options.fileName),
     delimiter,
     text,
     sheet,

@@ -8,26 +8,91 @@ import {
 import type { TableList } from './read-table';
 import { writeRecord, type Delimiter } from './delimited';
 import { encodeText, fitsWindows1252, type TextEncoding } from './encoding';
+import { writeWorkbookBack, type NewCell } from './xlsx-write';
+import type { DeflateRaw } from './zip-write';
+
+/** The column written after RESULT_COLUMNS in a file: when the row's answer was made (UTC). */
+export const ANSWERED_AT_COLUMN = 'Verified At (UTC)';
 
 export interface WriteBackOptions {
   /** Why rows without a verdict have none, for their Reason cell (e.g. the job failed part way). */
   notVerifiedReason?: string;
-  /** Default: the delimiter the file came with (a comma for XLSX). */
+  /** Text files: default, the delimiter the file came with. */
   delimiter?: Delimiter;
+  /**
+   * When a row's answer was made (ISO 8601): a time for every answer (the job's end), or one per answer.
+   * Default: the answer's own `processed_at` when it has one. A row without a time has an empty cell.
+   */
+  answeredAt?: string | ((answer: ResultRow) => string | undefined);
+  /**
+   * XLSX: raw DEFLATE compression for the two parts rewritten (node:zlib's deflateRawSync, passed as it
+   * is); without it they are stored uncompressed, which every reader opens but is larger.
+   */
+  deflateRaw?: DeflateRaw;
 }
 
+/** The file written: its own format (XLSX in, XLSX out; text in, text out). */
+export type WrittenFormat = 'xlsx' | 'csv' | 'tsv' | 'txt';
+
+const MIME_TYPES: Record<WrittenFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  txt: 'text/plain',
+};
+
 export interface WrittenBack {
-  /** The user's table with the result columns added, as RFC 4180 text. */
-  text: string;
-  /** The text as the file to save: in the encoding the file came in, or UTF-8 with a byte order mark. */
+  /** What the file is, and so its extension (`.xlsx`, `.csv`, `.tsv`, `.txt`) and media type. */
+  format: WrittenFormat;
+  mimeType: string;
+  /** Text files: the table with the result columns added, as RFC 4180 text. */
+  text?: string;
+  /** The file to save: the workbook, or the text in the encoding the file came in (or UTF-8 with a byte order mark). */
   bytes: Uint8Array;
-  encoding: TextEncoding;
-  bom: boolean;
+  /** Text files: the encoding written, and whether with a byte order mark. */
+  encoding?: TextEncoding;
+  bom?: boolean;
   /** The source file's encoding was told from its bytes (no byte order mark said it). */
   encodingGuessed: boolean;
-  /** One sentence for the user: the encoding written and why. */
+  /** One sentence for the user: how the file was written (the encoding, or the workbook kept) and why. */
   encodingNote: string;
+  /** What the user should know about the file's cells (values the file does not hold), in sentences. */
+  notes: string[];
   counts: WriteBackCounts;
+}
+
+/** The format a table is written back in, from what it was read as and the name it came with. */
+function writtenFormat(table: TableList): WrittenFormat {
+  if (table.format === 'xlsx') return 'xlsx';
+  if ((table.delimiter ?? ',') !== '\t') return 'csv';
+  // Excel's "Unicode Text" is tab-delimited UTF-16 named .txt: kept .txt; any other tab file is a TSV.
+  return table.extension === 'txt' ? 'txt' : 'tsv';
+}
+
+/** Cells the file holds no value for, in one sentence, or nothing. */
+function unreadNote(table: TableList): string[] {
+  if (!table.unreadCount) return [];
+  const shown = table.unread.slice(0, 10).map((u) => u.cell);
+  const more = table.unreadCount - shown.length;
+  const reasons = [...new Set(table.unread.map((u) => u.reason))].join('; or ');
+  return [
+    `${table.unreadCount} cell(s) of the sheet could not be read: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}. Each holds ${reasons}.`,
+  ];
+}
+
+/** When each answer was made, as the option says, else its own processed_at. */
+function answerTime(options: WriteBackOptions): (answer: ResultRow | undefined) => Date | undefined {
+  const given = options.answeredAt;
+  return (answer) => {
+    if (!answer) return undefined;
+    const iso =
+      typeof given === 'function'
+        ? given(answer)
+        : (given ?? (answer as { processed_at?: unknown }).processed_at);
+    if (typeof iso !== 'string') return undefined;
+    const ms = Date.parse(iso);
+    return Number.isNaN(ms) ? undefined : new Date(ms);
+  };
 }
 
 /**
@@ -79,8 +144,10 @@ function outputEncoding(
 }
 
 /**
- * The user's table with every row's answer beside it (rowVerdicts): every data row is written once, in
- * the order read.
+ * The user's table with every row's answer beside it (rowVerdicts), in the file's own format: a workbook
+ * comes back as the same workbook with the result columns added to its sheet (xlsx-write.ts); a text
+ * file as text in its encoding, delimiter and line breaks, the rows above the header as they were.
+ * Every data row is written once, in the order read, with the time its answer was made.
  */
 export function writeBackTable(
   table: TableList,
@@ -97,37 +164,78 @@ export function writeBackTable(
     unusable,
     rowName: (index) => rowNumberOf(table, index),
   });
+  const timeOf = answerTime(options);
+  const format = writtenFormat(table);
+  const notes = unreadNote(table);
   // Every row's results start in the same column: past the header, and past any row wider than it.
   let width = table.header.length;
   for (const r of table.rows) if (r.length > width) width = r.length;
+  const columns = [...RESULT_COLUMNS, ANSWERED_AT_COLUMN];
+  if (format === 'xlsx' && table.workbook) {
+    // Past every cell element of the header and data rows, empty styled ones too: cells stay in order.
+    const extents = table.workbook.extents;
+    for (let r = table.headerRow - 1; r < extents.length; r++) if (extents[r]! > width) width = extents[r]!;
+    const bytes = writeWorkbookBack(
+      table.workbook,
+      {
+        headerRow: table.headerRow,
+        firstColumn: width,
+        header: columns,
+        rowCount,
+        cellsOf: (i): NewCell[] => {
+          const cells: NewCell[] = verdicts.cellsOf(i);
+          // Safe to Send as a boolean cell, as a spreadsheet types TRUE and FALSE.
+          if (cells[2] === 'TRUE' || cells[2] === 'FALSE') cells[2] = cells[2] === 'TRUE';
+          cells.push(timeOf(verdicts.answerOf(i)));
+          return cells;
+        },
+      },
+      options.deflateRaw,
+    );
+    return {
+      format,
+      mimeType: MIME_TYPES[format],
+      bytes,
+      encodingGuessed: false,
+      encodingNote: `Written as the same workbook: sheet "${table.sheet?.name ?? ''}" has the result columns added, and every other sheet, style and formula is as it came.`,
+      notes,
+      counts: verdicts.counts,
+    };
+  }
   const header =
     table.header.length < width
       ? [...table.header, ...new Array<string>(width - table.header.length).fill('')]
       : table.header;
   const delimiter = options.delimiter ?? table.delimiter ?? ',';
+  const lineEnd = table.text?.lineEnd ?? '\r\n';
   // Written line by line: 50,000 rows as arrays of arrays first would mostly keep the garbage collector busy.
   const lines: string[] = table.text?.sepLine ? [`sep=${delimiter}`] : [];
-  // Empty rows above the header stay, so every row keeps the number the user knows it by.
-  const empty = writeRecord(new Array<string>(width + RESULT_COLUMNS.length).fill(''), delimiter);
-  for (let k = 1; k < table.headerRow; k++) lines.push(empty);
-  lines.push(writeRecord([...header, ...RESULT_COLUMNS], delimiter));
+  // The rows above the header (titles, empty rows) stay as they were, so every row keeps its number.
+  for (const row of table.above)
+    lines.push(row.length === 1 && row[0] === '' ? '' : writeRecord(row, delimiter));
+  lines.push(writeRecord([...header, ...columns], delimiter));
   for (let i = 0; i < table.rows.length; i++) {
     const cells =
       table.rows[i]!.length >= width
         ? table.rows[i]!.slice()
         : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
     cells.push(...verdicts.cellsOf(i));
+    const at = timeOf(verdicts.answerOf(i));
+    cells.push(at ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
     lines.push(writeRecord(cells, delimiter));
   }
-  const text = `${lines.join('\r\n')}\r\n`;
+  const text = `${lines.join(lineEnd)}${table.text?.finalLineEnd === false ? '' : lineEnd}`;
   const out = outputEncoding(table, text);
   return {
+    format,
+    mimeType: MIME_TYPES[format],
     text,
     bytes: encodeText(text, out.encoding, out.bom),
     encoding: out.encoding,
     bom: out.bom,
     encodingGuessed: table.text?.guessed ?? false,
     encodingNote: out.note,
+    notes,
     counts: verdicts.counts,
   };
 }

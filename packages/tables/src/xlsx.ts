@@ -38,6 +38,10 @@ export interface XlsxSheet {
   sheets: SheetInfo[];
   /** The sheet's part name in the package (for writing it back). */
   sheetPart: string;
+  /** Dates count from 1904 (a Mac workbook), not 1900. */
+  date1904: boolean;
+  /** Per row (index i is row i + 1): one past its last cell element, empty styled cells counted. */
+  extents: number[];
 }
 
 interface SheetEntry extends SheetInfo {
@@ -66,7 +70,7 @@ function resolve(base: string, target: string): string {
 const relsOf = (part: string): string => `${dirOf(part)}_rels/${part.slice(part.lastIndexOf('/') + 1)}.rels`;
 
 /** The relationships of a part: Id → { type, target part }. */
-function relationships(zip: ZipReader, part: string): Map<string, { type: string; target: string }> {
+export function relationships(zip: ZipReader, part: string): Map<string, { type: string; target: string }> {
   const out = new Map<string, { type: string; target: string }>();
   const xml = zip.text(relsOf(part));
   if (!xml) return out;
@@ -81,7 +85,7 @@ function relationships(zip: ZipReader, part: string): Map<string, { type: string
   return out;
 }
 
-function workbookPath(zip: ZipReader): string {
+export function workbookPath(zip: ZipReader): string {
   for (const rel of relationships(zip, '').values()) {
     if (/\/officeDocument$/.test(rel.type) && zip.has(rel.target)) return rel.target;
   }
@@ -248,7 +252,7 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const stylesPath = byType('/styles', 'xl/styles.xml');
   const shared = sharedStrings(sstPath ? zip.text(sstPath) : undefined);
   const formats = cellFormats(stylesPath ? zip.text(stylesPath) : undefined);
-  const { rows, unread, unreadCount } = sheetRows(
+  const { rows, unread, unreadCount, extents } = sheetRows(
     zip.text(chosen.path)!,
     shared,
     formats,
@@ -261,6 +265,8 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
     unreadCount,
     sheet: { name: chosen.name, hidden: chosen.hidden },
     sheetPart: chosen.path,
+    date1904,
+    extents,
     sheets: sheets.map(({ name, hidden }) => ({ name, hidden })),
   };
 }
@@ -279,11 +285,13 @@ function sheetRows(
   formats: (string | undefined)[],
   book: { date1904: boolean; recalculate: boolean },
   limits: TableLimits,
-): { rows: string[][]; unread: UnreadCell[]; unreadCount: number } {
+): { rows: string[][]; unread: UnreadCell[]; unreadCount: number; extents: number[] } {
   const { date1904, recalculate } = book;
   const rows: string[][] = [];
   const unread: UnreadCell[] = [];
   let unreadCount = 0;
+  const extents: number[] = [];
+  let extent = 0;
   let cells = 0;
   const cur = new XmlCursor(xml);
   let row: string[] | undefined;
@@ -318,7 +326,9 @@ function sheetRows(
         const at = Number.isInteger(r) && r > rows.length ? r : rows.length + 1;
         if (at > limits.maxRows) throw tooLarge('rows', limits.maxRows);
         while (rows.length < at - 1) rows.push(['']);
+        while (extents.length < at - 1) extents.push(0);
         row = [];
+        extent = 0;
         if (cur.selfClosing) endRow();
       }
     } else if (t === Token.Text) {
@@ -329,10 +339,11 @@ function sheetRows(
       else if (cur.name === 'row') endRow();
     }
   }
-  return { rows, unread, unreadCount };
+  return { rows, unread, unreadCount, extents };
 
   function endRow(): void {
     rows.push(row!.length ? row! : ['']);
+    extents.push(extent);
     row = undefined;
   }
 
@@ -347,6 +358,7 @@ function sheetRows(
         });
     }
     if (col >= limits.maxColumns) throw tooLarge('columns', limits.maxColumns);
+    if (col + 1 > extent) extent = col + 1;
     if (text === '' && col >= row!.length) return;
     if (col + 1 - row!.length + cells > limits.maxCells) throw tooLarge('cells', limits.maxCells);
     cells += Math.max(0, col + 1 - row!.length);

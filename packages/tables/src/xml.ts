@@ -16,6 +16,12 @@ const localName = (name: string): string => {
 
 export class XmlCursor {
   private pos = 0;
+  /** Where the current token begins in the text (its `<`, or its first character). */
+  start = 0;
+  /** Where the current token ends: the text after it begins here. */
+  get end(): number {
+    return this.pos;
+  }
   /** The element's local name, for Open and Close. */
   name = '';
   /** The raw attribute text of an Open tag; read it with attribute(). */
@@ -32,6 +38,7 @@ export class XmlCursor {
     const xml = this.xml;
     for (;;) {
       const at = this.pos;
+      this.start = at;
       if (at >= xml.length) return Token.End;
       if (xml.charCodeAt(at) !== 60 /* < */) {
         let end = xml.indexOf('<', at);

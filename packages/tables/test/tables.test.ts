@@ -223,8 +223,17 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
         notVerifiedReason: 'the job stopped before this address',
       },
     );
-    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
-    expect(out[0]).toEqual(['email', 'name', 'Category', 'Group', 'Safe to Send', 'Reason', 'Verification']);
+    const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
+    expect(out[0]).toEqual([
+      'email',
+      'name',
+      'Category',
+      'Group',
+      'Safe to Send',
+      'Reason',
+      'Verification',
+      'Verified At (UTC)',
+    ]);
     expect(out.slice(1).map((r) => r[6])).toEqual([
       'verified',
       'duplicate',
@@ -249,16 +258,13 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
     });
   });
 
-  it('keeps empty rows above the header, so every row keeps its number', () => {
+  it('keeps the rows above the header as they were, so every row keeps its number', () => {
     const table = readTable('\n,\nemail,name\nada@x.com,Ada\n');
     expect(table.headerRow).toBe(3);
     const back = writeBackTable(table, preflightEmails(table.emails), []);
-    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
-    expect(out.slice(0, 3).map((r) => r.slice(0, 2))).toEqual([
-      ['', ''],
-      ['', ''],
-      ['email', 'name'],
-    ]);
+    expect(back.text!.startsWith('\n,\nemail,name,Category')).toBe(true);
+    const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
+    expect(out.slice(0, 3).map((r) => r.slice(0, 2))).toEqual([[''], ['', ''], ['email', 'name']]);
     expect(out[3]!.slice(0, 2)).toEqual(['ada@x.com', 'Ada']);
   });
 
@@ -274,7 +280,7 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
           const preflight = preflightEmails(table.emails);
           const results = answered ? preflight.unique.map((e) => row(e, 'valid')) : [];
           const back = writeBackTable(table, preflight, results);
-          const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
+          const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
           const dataOut = out
             .slice(1)
             .filter(
