@@ -39,8 +39,13 @@ const NOT_XML =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000d\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /[&<>\u0000-\u001f\ud800-\udfff\ufffe\uffff]|_x/;
+
 /** Text as a cell's `t` element holds it: ECMA-376 escapes (ST_Xstring), then XML's. */
 export function cellText(text: string): string {
+  // Most cells need nothing: one test instead of three replacements (a 50,000-row write makes 300,000).
+  if (!NEEDS_ESCAPE.test(text)) return text;
   const escaped = text
     // A literal `_xHHHH_` would read back as the character: its underscore is escaped first.
     .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
@@ -198,6 +203,8 @@ function addToSheet(
   let openRow = false;
   let dimension: { start: number; end: number; ref: string } | undefined;
   let sheetDataSeen = false;
+  // Where the next CDATA section begins (-1: none), found again only once passed.
+  let nextCdata = xml.indexOf('<![CDATA[');
 
   const cellsXml = (row: number): string => {
     const cells: readonly NewCell[] = row === firstRow ? add.header : add.cellsOf(row - firstRow - 1);
@@ -250,6 +257,15 @@ function addToSheet(
             openRow = true;
           }
         } else if (before) emit(cur.start, before);
+        // A row's cells are not looked at: straight to its end tag, unless CDATA (which may hold any
+        // text) stands before it, when the cells are stepped over one by one.
+        if (!cur.selfClosing) {
+          const close = xml.indexOf(`</${p}row`, cur.end);
+          const after = xml.charCodeAt(close + p.length + 5);
+          if (nextCdata >= 0 && nextCdata < cur.end) nextCdata = xml.indexOf('<![CDATA[', cur.end);
+          const endTag = after === 62 || after === 32 || after === 9 || after === 10 || after === 13;
+          if (close >= 0 && endTag && (nextCdata < 0 || nextCdata > close)) cur.seek(close);
+        }
       } else if (name === 'c' || name === 'f' || name === 'is' || name === 'v') {
         // Cells are read past without looking inside: only rows and the sheet's frame matter here.
         if (!cur.selfClosing) cur.skipElement();

@@ -118,6 +118,11 @@ export class XmlCursor {
     return undefined;
   }
 
+  /** Moves to `pos` in the text, which must be where a token begins (a `<`). */
+  seek(pos: number): void {
+    this.pos = pos;
+  }
+
   /** Skips to the end of the element just opened (nothing to do for a self-closing one). */
   skipElement(): void {
     if (this.selfClosing) return;
