@@ -61,6 +61,16 @@ export interface WrittenBack {
   counts: WriteBackCounts;
 }
 
+/**
+ * An added cell as text no spreadsheet reads as a formula: one that begins with `=`, `+`, `-`, `@` or a
+ * tab gets a leading apostrophe (OWASP's advice for CSV injection). The user's own cells are written as
+ * they came: the file held them so.
+ */
+function inert(cell: string): string {
+  const c = cell.charCodeAt(0);
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${cell}` : cell;
+}
+
 /** The format a table is written back in, from what it was read as and the name it came with. */
 function writtenFormat(table: TableList): WrittenFormat {
   if (table.format === 'xlsx') return 'xlsx';
@@ -219,7 +229,7 @@ export function writeBackTable(
       table.rows[i]!.length >= width
         ? table.rows[i]!.slice()
         : [...table.rows[i]!, ...new Array<string>(width - table.rows[i]!.length).fill('')];
-    cells.push(...verdicts.cellsOf(i));
+    for (const cell of verdicts.cellsOf(i)) cells.push(inert(cell));
     const at = timeOf(verdicts.answerOf(i));
     cells.push(at ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
     lines.push(writeRecord(cells, delimiter));

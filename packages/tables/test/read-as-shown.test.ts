@@ -1,11 +1,12 @@
 /**
  * Reading a table as the spreadsheet shows it: ECMA-376's `_xHHHH_` escapes in strings, the header row
  * found below a title and empty rows (or chosen), a trailing empty line of a CSV that is no row, formulas
- * saved without their value said rather than read as empty, and a refusal that names the sheets.
+ * saved without their value said rather than read as empty, a refusal that names the sheets; and a text file
+ * written back with its cells as they came, no added cell a formula.
  */
 import { inflateRawSync } from 'node:zlib';
-import { InputError } from '@evf/client';
-import { readTable } from '../src/index';
+import { InputError, preflightEmails } from '@evf/client';
+import { readTable, writeBackTable } from '../src/index';
 import { zip } from './support/zip';
 
 const inflateRaw = (b: Uint8Array, o: { maxOutputLength: number }): Uint8Array => inflateRawSync(b, o);
@@ -168,5 +169,27 @@ describe('a workbook with no addresses where it looked', () => {
       /sheet "Summary".*sheets are: 1 "Summary", 2 "Leads".*Sheet field/,
     );
     expect(readTable(file, { inflateRaw, sheet: 'Leads' }).emails).toEqual(['ada@x.com']);
+  });
+});
+
+describe('a text file written back', () => {
+  it('keeps the user cells as they came, and no added cell reads as a formula', () => {
+    const table = readTable('Email,Note\nada@x.com,=SUM(1,2)\nbob@x.com,+49 151 123\n');
+    const back = writeBackTable(table, preflightEmails(table.emails), [], {
+      notVerifiedReason: 'ignored',
+    });
+    expect(back.text).toContain('ada@x.com,=SUM(1,2),');
+    expect(back.text).toContain('bob@x.com,+49 151 123,');
+    const custom = writeBackTable(table, preflightEmails(table.emails), [
+      {
+        email: 'ada@x.com',
+        status: 'valid',
+        valid: true,
+        score: 1,
+        reason: '=HYPERLINK("http://x")',
+        details: { primary_label: 'valid', tags: [], label_reasons: [] },
+      },
+    ]);
+    expect(custom.text).toContain(`'=HYPERLINK(""http://x"")`);
   });
 });
