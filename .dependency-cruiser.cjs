@@ -39,6 +39,24 @@ module.exports = {
       { path: '^packages/client/', pathNot: '^packages/client/src/(index|node/index)\\.ts$' },
     ),
     forbid(
+      'adapters-use-tables-entry-point',
+      'A platform adapter, a benchmark or a script reaches the table reader and writer only through @evf/tables, never its internals.',
+      { path: '^(packages/(zapier|n8n|make)|bench|scripts)/' },
+      { path: '^packages/tables/', pathNot: '^packages/tables/src/index\\.ts$' },
+    ),
+    forbid(
+      'tables-use-client-entry-point',
+      'The tables package takes what it needs of the client (its error, address syntax, the row-verdict rule) through @evf/client, as an adapter does.',
+      { path: '^packages/tables/src/' },
+      { path: '^packages/client/', pathNot: '^packages/client/src/index\\.ts$' },
+    ),
+    forbid(
+      'tables-knows-no-platform',
+      'The tables package is bundled into the platforms: it imports none of them, nor the sandbox.',
+      { path: '^packages/tables/src/' },
+      { path: '^(packages/(sandbox|zapier|n8n|make)|shared)/' },
+    ),
+    forbid(
       'sandbox-stands-alone',
       'The sandbox implements the spec on its own, so a wrong rule in the client cannot pass the conformance suites.',
       { path: '^packages/sandbox/src/' },
@@ -48,7 +66,7 @@ module.exports = {
       'client-knows-no-platform',
       'The client is the layer below every platform and the sandbox: it imports none of them.',
       { path: '^packages/client/src/' },
-      { path: '^(packages/(sandbox|zapier|n8n|make)|shared)/' },
+      { path: '^(packages/(sandbox|tables|zapier|n8n|make)|shared)/' },
     ),
     forbid(
       'client-core-stays-platform-neutral',

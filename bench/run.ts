@@ -27,8 +27,9 @@ async function optional(name: string, path: string, fn: string, ...args: unknown
 
 async function main(): Promise<void> {
   const root = join(__dirname, '..');
-  console.log('Building the client bundle and the n8n package the benchmarks load...');
+  console.log('Building the client and tables bundles and the n8n package the benchmarks load...');
   execFileSync('npm', ['run', 'build', '-w', '@evf/client'], { cwd: root, stdio: 'ignore' });
+  execFileSync('npm', ['run', 'build', '-w', '@evf/tables'], { cwd: root, stdio: 'ignore' });
   execFileSync('npm', ['run', 'build', '-w', 'n8n-nodes-evf'], { cwd: root, stdio: 'ignore' });
   const machine = `${cpus().length} x ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   console.log(`Machine: ${machine}; ${runs} runs per figure\n`);

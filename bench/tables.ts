@@ -1,7 +1,8 @@
 /**
- * 7. Reading a user's table: the client's reader beside SheetJS (@e965/xlsx, what n8n ships) on a
- * 50,000-row XLSX and beside csv-parse on the same rows as CSV, each read in its own process in the
- * same run; and a zip that says its sheet is 100 bytes but inflates to 300 MiB, which the reader must
+ * 7. Reading and writing back a user's table: the reader (@evf/tables) beside SheetJS (@e965/xlsx, what
+ * n8n ships) on a 50,000-row XLSX and beside csv-parse on the same rows as CSV, each read in its own
+ * process in the same run; the writer (the same workbook back with the result columns) beside SheetJS
+ * adding the same columns and writing the workbook, in the same run, each in its own process; and a zip that says its sheet is 100 bytes but inflates to 300 MiB, which the reader must
  * refuse within its unpacking cap (64 MiB) rather than after inflating it all; and the densest sheet
  * that fits in that cap, refused at the cell cap.
  */
@@ -19,6 +20,7 @@ interface ChildResult {
   heapGrowthMb: number;
   rows: number;
   refused?: string;
+  outBytes?: number;
 }
 
 function sheetRows(n: number): (string | number | Date)[][] {
@@ -115,6 +117,9 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       csvParse: [],
       bomb: [],
       dense: [],
+      writeOurs: [],
+      writeSheetjs: [],
+      writeOursCsv: [],
     };
     for (let r = 0; r < runs; r++) {
       results.ours!.push(runChild<ChildResult>('tables-child.ts', ['ours', xlsx], { exposeGc: true }));
@@ -125,6 +130,15 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       );
       results.bomb!.push(runChild<ChildResult>('tables-child.ts', ['ours', bomb], { exposeGc: true }));
       results.dense!.push(runChild<ChildResult>('tables-child.ts', ['ours', dense], { exposeGc: true }));
+      results.writeOurs!.push(
+        runChild<ChildResult>('tables-child.ts', ['write-ours', xlsx], { exposeGc: true }),
+      );
+      results.writeSheetjs!.push(
+        runChild<ChildResult>('tables-child.ts', ['write-sheetjs', xlsx], { exposeGc: true }),
+      );
+      results.writeOursCsv!.push(
+        runChild<ChildResult>('tables-child.ts', ['write-ours', csv], { exposeGc: true }),
+      );
     }
     const time = (v: string) => summarize(results[v]!.map((x) => x.ms));
     const rss = (v: string) => summarize(results[v]!.map((x) => x.peakRssMb));
@@ -135,6 +149,10 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       results.csvParse![0]!.rows === size;
     log(
       `table read 50k XLSX: ours ${fmtSummary(time('ours'), ' ms')}, SheetJS ${fmtSummary(time('sheetjs'), ' ms')}; CSV: ours ${fmtSummary(time('oursCsv'), ' ms')}, csv-parse ${fmtSummary(time('csvParse'), ' ms')}; all ${size} rows: ${same}`,
+    );
+    const mb = (v: string) => ((results[v]![0]!.outBytes ?? 0) / 2 ** 20).toFixed(1);
+    log(
+      `table write-back 50k XLSX: ours ${fmtSummary(time('writeOurs'), ' ms')} (${mb('writeOurs')} MiB file), SheetJS ${fmtSummary(time('writeSheetjs'), ' ms')} (${mb('writeSheetjs')} MiB file); CSV: ours ${fmtSummary(time('writeOursCsv'), ' ms')}`,
     );
     log(`lying zip (100 B declared, 300 MiB inside): ${results.bomb![0]!.refused ?? 'NOT refused'}`);
     log(`densest sheet in the cap: ${results.dense![0]!.refused ?? 'NOT refused'}`);
@@ -148,7 +166,10 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       target: string,
       met: boolean | null,
     ): Row => ({
-      benchmark: `7. Table read 50k ${a === 'ours' ? 'XLSX' : 'CSV'}`,
+      benchmark:
+        a === 'writeOurs'
+          ? '7. Table write-back 50k XLSX'
+          : `7. Table read 50k ${a === 'ours' ? 'XLSX' : 'CSV'}`,
       measure,
       ours: fmtSummary(f(a), '', digits),
       baseline: `${fmtSummary(f(b), '', digits)} ${name}`,
@@ -179,6 +200,35 @@ export async function benchTables(runs: number, log: (s: string) => void): Promi
       ),
       pair('time ms, median (min–max)', 'oursCsv', 'csvParse', 'csv-parse', time, 0, '–', null),
       pair('peak RSS MiB', 'oursCsv', 'csvParse', 'csv-parse', rss, 0, '–', null),
+      pair(
+        'time ms, median (min–max)',
+        'writeOurs',
+        'writeSheetjs',
+        'SheetJS',
+        time,
+        0,
+        '<= SheetJS',
+        time('writeOurs').median <= time('writeSheetjs').median,
+      ),
+      pair(
+        'peak RSS MiB (read and write)',
+        'writeOurs',
+        'writeSheetjs',
+        'SheetJS',
+        rss,
+        0,
+        '<= SheetJS',
+        rss('writeOurs').median <= rss('writeSheetjs').median,
+      ),
+      {
+        benchmark: '7. Table write-back 50k CSV',
+        measure: 'time ms, median (min–max); peak RSS MiB',
+        ours: `${fmtSummary(time('writeOursCsv'), '', 0)}; ${fmt(rss('writeOursCsv').median, 0)} MiB`,
+        baseline: '–',
+        ratio: '–',
+        target: '–',
+        met: null,
+      },
       {
         benchmark: '7. Lying zip (300 MiB inside)',
         measure: 'peak RSS MiB until refused; time ms',

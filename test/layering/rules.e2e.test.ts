@@ -39,6 +39,11 @@ const BROKEN: Record<string, string[]> = {
   'packages/zapier/src/plain.ts': [],
   'packages/zapier/src/reaches-in.ts': ['../../client/src/internal', '../../client/src/index'],
   'packages/sandbox/src/uses-client.ts': ['../../client/src/index'],
+  'packages/tables/src/index.ts': [],
+  'packages/tables/src/internal.ts': [],
+  'packages/tables/src/uses-client.ts': ['../../client/src/internal', '../../client/src/index'],
+  'packages/tables/src/knows-zapier.ts': ['../../zapier/src/plain'],
+  'packages/zapier/src/reaches-tables.ts': ['../../tables/src/internal', '../../tables/src/index'],
   'packages/n8n/nodes/EmailVerification/actions/one/op.ts': ['../two/op', '../shared'],
   'packages/n8n/nodes/EmailVerification/actions/two/op.ts': [],
   'packages/n8n/nodes/EmailVerification/actions/shared.ts': [],
@@ -82,6 +87,9 @@ describe('the layering rules of npm run lint', () => {
         'n8n-triggers-use-no-operation-folder: packages/n8n/nodes/EmailVerificationTrigger/T.node.ts -> packages/n8n/nodes/EmailVerification/actions/two/op.ts',
         'no-cycles: packages/client/src/cycle-a.ts -> packages/client/src/cycle-b.ts',
         'sandbox-stands-alone: packages/sandbox/src/uses-client.ts -> packages/client/src/index.ts',
+        'adapters-use-tables-entry-point: packages/zapier/src/reaches-tables.ts -> packages/tables/src/internal.ts',
+        'tables-use-client-entry-point: packages/tables/src/uses-client.ts -> packages/client/src/internal.ts',
+        'tables-knows-no-platform: packages/tables/src/knows-zapier.ts -> packages/zapier/src/plain.ts',
       ].sort(),
     );
   }, 60_000);

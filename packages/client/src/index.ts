@@ -97,46 +97,11 @@ export { classifyAddress, isLoopbackUrl } from './validation/ip';
 export type { AddressClass } from './validation/ip';
 export { assertApiKey, assertWebhookSecret } from './validation/params';
 
-// Tables users keep lists in (CSV, TSV, XLSX): read with a header row, written back with the results.
-export {
-  readTable,
-  parseDelimited,
-  writeDelimited,
-  detectDelimiter,
-  DELIMITERS,
-  chooseColumn,
-  columnLetter,
-  columnIndex,
-  readXlsxFirstSheet,
-  writeBackTable,
-  rowVerdicts,
-  isOpenRow,
-  rowNumberOf,
-  RESULT_COLUMNS,
-  listFingerprint,
-  downloadedFileName,
-} from './tables';
-export type {
-  TableList,
-  TableFormat,
-  ReadTableOptions,
-  UnusableRow,
-  Delimiter,
-  DelimitedRecord,
-  DelimitedText,
-  ChosenColumn,
-  InflateRaw,
-  WriteBackCounts,
-  WriteBackOptions,
-  WrittenBack,
-  RowOutcome,
-  RowVerdicts,
-  RowVerdictOptions,
-  TableText,
-  TableLimits,
-  TextEncoding,
-  SheetInfo,
-} from './tables';
+// What each row of a list gets beside it (the result columns), for the file write-back (@evf/tables) and
+// for platforms that write verdicts beside their own rows; a list's stable key for finding its jobs again.
+export { rowVerdicts, isOpenRow, RESULT_COLUMNS } from './row-verdicts';
+export type { WriteBackCounts, RowOutcome, RowVerdicts, RowVerdictOptions } from './row-verdicts';
+export { listFingerprint } from './list-key';
 
 // Webhooks: verify what the service sends; sign test deliveries the same way.
 export { verifyWebhook, WebhookVerificationError } from './webhooks/verify';

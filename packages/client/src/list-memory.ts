@@ -5,7 +5,7 @@
  * memory its own way (Zapier's cache, a workflow's static data, a data store), keyed by its list.
  */
 import type { StoppedBy } from './errors';
-import { listFingerprint } from './tables/list-key';
+import { listFingerprint } from './list-key';
 import { parseEmailList } from './validation/email';
 import type { ListSubmission, SubmitListParams } from './bulk';
 

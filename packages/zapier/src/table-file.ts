@@ -1,5 +1,14 @@
-import { inflateRawSync } from 'node:zlib';
-import { downloadedFileName, InputError, readTable, type TableList } from '@evf/client';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { InputError, type PreflightReport, type ResultRow } from '@evf/client';
+import {
+  downloadedFileName,
+  readTable,
+  writeBackTable,
+  type TableList,
+  type WriteBackOptions,
+  type WrittenBack,
+  type WrittenFormat,
+} from '@evf/tables';
 import type { ZObject } from 'zapier-platform-core';
 import { optionalString } from './fields/coerce';
 
@@ -124,24 +133,75 @@ function notATable(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** The Header Row field of a file step: the row holding the column names, when finding it is not enough. */
+export const HEADER_ROW_FIELD = {
+  key: 'header_row',
+  label: 'Header Row',
+  type: 'integer',
+  required: false,
+  helpText:
+    'The row number holding the column names (e.g. `3` when a title and an empty row stand above them). Leave empty to find it: the first row naming an address column (such as "Email"), or the row above the first addresses.',
+} as const;
+
+/** The Header Row field's value: a row number, or undefined when left empty. */
+function headerRowOf(value: unknown): number | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InputError(
+      'header_row',
+      'invalid',
+      `Header Row must be a row number (1 is the first row); got "${text.slice(0, 20)}". ${NOTHING_SENT}`,
+    );
+  }
+  return n;
+}
+
 /**
  * The table in the file, with the address column the user named (or the one found), from the XLSX sheet
- * named (by its tab name or position; the first visible sheet when none is given).
+ * named (by its tab name or position; the first visible sheet when none is given), under the header row
+ * given (or found below titles and empty rows).
  */
-export function readTableFile(file: TableFile, column: unknown, sheet?: unknown): TableList {
+export function readTableFile(
+  file: TableFile,
+  column: unknown,
+  sheet?: unknown,
+  headerRow?: unknown,
+): TableList {
   const wrong = notATable(file.bytes);
   if (wrong) throw new InputError('file', 'format', wrong);
   return readTable(file.bytes, {
     fileName: file.fileName,
     column: optionalString(column),
     sheet: optionalString(sheet),
+    headerRow: headerRowOf(headerRow),
     // Node's own signature takes the output cap the reader passes; a wrapper would drop it.
     inflateRaw: inflateRawSync,
   });
 }
 
-/** `leads.xlsx` → `leads-verified.csv`. */
-export function resultsFileName(sourceName: string): string {
+/** `leads.xlsx` → `leads-verified.xlsx`; `list.txt` (tabs) → `list-verified.txt`: named by what it is. */
+export function resultsFileName(sourceName: string, format: WrittenFormat = 'csv'): string {
   const base = sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'list';
-  return `${base.slice(0, 120)}-verified.csv`;
+  return `${base.slice(0, 120)}-verified.${format}`;
+}
+
+/**
+ * The results file: the user's table written back in its own format (a workbook as the same workbook,
+ * text in its encoding and delimiter), with each row's answer and the time it was made, and its name.
+ */
+export function writeResultsFile(
+  table: TableList,
+  preflight: PreflightReport,
+  rows: Iterable<ResultRow>,
+  options: Pick<WriteBackOptions, 'notVerifiedReason' | 'answeredAt'> & { sourceName?: string },
+): WrittenBack & { fileName: string } {
+  const written = writeBackTable(table, preflight, rows, {
+    notVerifiedReason: options.notVerifiedReason,
+    answeredAt: options.answeredAt,
+    // The two rewritten parts of a workbook compressed as the rest are.
+    deflateRaw: deflateRawSync,
+  });
+  return { ...written, fileName: resultsFileName(options.sourceName ?? 'list.csv', written.format) };
 }

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 useBaseUrl(() => sb.baseUrl);
 
-const workbook = readFileSync(join(__dirname, '../../client/test/fixtures/tables/openpyxl.xlsx'));
+const workbook = readFileSync(join(__dirname, '../../tables/test/fixtures/tables/openpyxl.xlsx'));
 
 it('reads the first visible sheet by default, not the hidden first tab', async () => {
   const run = await runWholeSheetZap(sb, sideFor(), files.host('book-default.xlsx', workbook));

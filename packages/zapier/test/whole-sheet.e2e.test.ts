@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { listFingerprint, preflightEmails, readTable } from '@evf/client';
+import { listFingerprint, preflightEmails } from '@evf/client';
+import { readTable } from '@evf/tables';
 import { startRawReceiver, type RawReceiver } from '../../../test/support/webhook-receiver';
 import { expectNoSecrets, parseZapierError, useBaseUrl } from './helpers';
 import { startZapierFiles, type ZapierFiles } from './support/zapier-files';
@@ -90,6 +91,7 @@ it('50,000 rows: every row written back once, in order, beside its own cells; ev
     'Safe to Send',
     'Reason',
     'Verification',
+    'Verified At (UTC)',
   ]);
   expect(sheet).toHaveLength(50_001);
   // Checked row by row, with one assertion at the end (50,000 expect() calls would dominate the run).
@@ -98,7 +100,7 @@ it('50,000 rows: every row written back once, in order, beside its own cells; ev
   const wrong: string[] = [];
   for (let i = 0; i < input.length; i++) {
     const row = sheet[i + 1]!;
-    const [name, email, company, , group, safe, reason, verification] = row as string[];
+    const [name, email, company, , group, safe, reason, verification, answeredAt] = row as string[];
     const where = `row ${i + 2}`;
     if (name !== input[i]![0] || email !== input[i]![1] || company !== input[i]![2])
       wrong.push(`${where}: cells changed`);
@@ -113,6 +115,9 @@ it('50,000 rows: every row written back once, in order, beside its own cells; ev
     // Verified rows and duplicates both carry the verdict the sandbox gives this address.
     if (group !== GROUP_BY_PREFIX[prefixOf(email!)]) wrong.push(`${where}: group ${group}`);
     if (safe !== (group === 'safe_to_send' ? 'TRUE' : 'FALSE')) wrong.push(`${where}: safe to send ${safe}`);
+    // Each answered row says when its answer was made (the job's end), to the second, in UTC.
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(answeredAt ?? ''))
+      wrong.push(`${where}: answered at ${answeredAt}`);
     if (verification === 'verified') {
       const key = email!.toLowerCase();
       seen.set(key, (seen.get(key) ?? 0) + 1);
@@ -307,7 +312,7 @@ it('a resume that cannot verify the message, or cannot download the file again, 
   expect(resumed.results!.note).toMatch(/could not be read again.*verified addresses only/);
   const stored = files.stashed.get(resumed.results!.results_file as string)!;
   const rows = stored.bytes.toString('utf8').trim().split('\r\n');
-  expect(rows[0]).toBe('Email,Category,Group,Safe to Send,Reason,Verification');
+  expect(rows[0]).toBe('Email,Category,Group,Safe to Send,Reason,Verification,Verified At (UTC)');
   expect(
     rows
       .slice(1)
@@ -381,9 +386,9 @@ it('a file edited while its job runs: the rows added since are marked as never s
   );
 });
 
-it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet, every row written back', async () => {
+it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet, every row written back into the workbook', async () => {
   const side = sideFor();
-  const xlsx = readFileSync(join(__dirname, '../../client/test/fixtures/leads-sheetjs.xlsx'));
+  const xlsx = readFileSync(join(__dirname, '../../tables/test/fixtures/leads-sheetjs.xlsx'));
   const run = await runWholeSheetZap(sb, side, files.host('leads.xlsx', xlsx));
   expect(run.error).toBeUndefined();
   expect(run.output).toMatchObject({
@@ -392,7 +397,7 @@ it('an XLSX file (written by SheetJS) goes through the same Zap: its first sheet
     rows_duplicate: 1,
     rows_skipped: 3,
     complete: true,
-    results_file_name: 'leads-verified.csv',
+    results_file_name: 'leads-verified.xlsx',
   });
   expect(run.sheet!.map((r) => [r[1], r[7]])).toEqual([
     ['Email', 'Verification'],

@@ -17,17 +17,14 @@ import {
   listFingerprint,
   PartialSubmissionError,
   preflightEmails,
-  readTable,
   RequestTimeoutError,
   SubmissionUncertainError,
   TimeBudgetSpentError,
   withCategory,
-  writeBackTable,
-  writeDelimited,
   type Job,
   type ResultRow,
-  type TableList,
 } from '@evf/client';
+import { readTable, writeDelimited, type TableList } from '@evf/tables';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { stepDeadline } from '../budget';
@@ -37,13 +34,20 @@ import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
 import { readableTime, readableTimeAfter } from '../shapes';
-import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
+import {
+  downloadTableFile,
+  HEADER_ROW_FIELD,
+  readTableFile,
+  writeResultsFile,
+  type TableFile,
+} from '../table-file';
 
 type FileInput = Omit<ListInputData, 'emails' | 'emails_text'> & {
   reverify_after_days?: unknown;
   file?: unknown;
   column?: unknown;
   sheet?: unknown;
+  header_row?: unknown;
 };
 
 /** What the connection remembers about a list (z.cache, scope "auth": per connection). */
@@ -272,7 +276,8 @@ function readJobs(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number
 async function readSheetAgain(z: ZObject, bundle: Bundle<FileInput>, notes: string[]) {
   try {
     const file = await downloadTableFile(z, bundle.inputData.file);
-    return { file, table: readTableFile(file, bundle.inputData.column, bundle.inputData.sheet) };
+    const { column, sheet, header_row } = bundle.inputData;
+    return { file, table: readTableFile(file, column, sheet, header_row) };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     notes.push(
@@ -325,7 +330,12 @@ async function finish(
           : failed.length
             ? `the job stopped before this address (${failed.map((j) => j.error ?? j.status).join('; ')}); run this step again to verify only the rows left (rows already verified are not sent again)`
             : 'the service returned no answer for it';
-  const written = writeBackTable(table, preflight, rows, { notVerifiedReason });
+  const written = writeResultsFile(table, preflight, rows, {
+    notVerifiedReason,
+    answeredAt: answeredAt(jobs),
+    sourceName: file?.fileName,
+  });
+  notes.push(...written.notes);
   const c = written.counts;
   // Without the file the results list only what was verified: rows left for a later run are not in it,
   // so the file is not complete, however many of its own rows have answers.
@@ -334,9 +344,9 @@ async function finish(
     notes.push(
       `${opts.notSentCount ?? 'Some'} address(es) of the file were left for a later run (${notSent}) and are not in this results file: run this step again to get every row of the file.`,
     );
-  const name = resultsFileName(file?.fileName ?? 'list.csv');
-  // The bytes, not the text: the results go back in the encoding the file came in (or UTF-8 with a BOM).
-  const url = await z.stashFile(Buffer.from(written.bytes), written.bytes.byteLength, name, 'text/csv');
+  const name = written.fileName;
+  // The bytes, in the file's own format: a workbook as a workbook, text in the encoding it came in.
+  const url = await z.stashFile(Buffer.from(written.bytes), written.bytes.byteLength, name, written.mimeType);
   if (c.notVerified) notes.push(`${c.notVerified} row(s) have no answer yet: ${notVerifiedReason}.`);
   const last = jobs[jobs.length - 1];
   return {
@@ -402,7 +412,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const input = bundle.inputData;
   const reverifyDays = reverifyAfterDays(input.reverify_after_days);
   const file = await downloadTableFile(z, input.file);
-  const table = readTableFile(file, input.column, input.sheet);
+  const table = readTableFile(file, input.column, input.sheet, input.header_row);
   const sheet = { file, table };
   const options = jobOptionsFromInput(input);
   const { preflight, key } = preflightOf(table, options.name);
@@ -663,7 +673,7 @@ export default defineCreate({
   noun: 'Verified File',
   display: {
     label: 'Verify File and Wait for Results File',
-    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
+    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same file (XLSX, CSV or TSV, as it came) with category, group, safe to send, reason and answer time beside each row. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
   },
   operation: {
     inputFields: [
@@ -691,6 +701,7 @@ export default defineCreate({
         helpText:
           'XLSX files only: the sheet to read, by its tab name (e.g. `Leads`) or its position (1 is the first tab, hidden ones counted). Leave empty to read the first visible sheet.',
       },
+      HEADER_ROW_FIELD,
       ...listInputFields.filter((f) => f.key !== 'emails' && f.key !== 'emails_text'),
       {
         key: 'reverify_after_days',
@@ -705,7 +716,7 @@ export default defineCreate({
     performResume,
     sample,
     outputFields: [
-      field('results_file', 'Results File (CSV)', 'file'),
+      field('results_file', 'Results File', 'file'),
       field('results_file_name', 'Results File Name', 'string'),
       field('complete', 'Every Row Answered', 'boolean'),
       field('job_failed', 'Job Failed', 'boolean'),

@@ -12,7 +12,8 @@
  */
 import * as core from 'zapier-platform-core';
 import type { Sandbox } from '@evf/sandbox';
-import { parseDelimited, writeDelimited } from '@evf/client';
+import * as XLSX from '@e965/xlsx';
+import { parseDelimited, writeDelimited } from '@evf/tables';
 import App from '../../src/index';
 import { zapierHeaderName } from '../../demo/callback-receiver';
 import type { RawReceiver } from '../../../../test/support/webhook-receiver';
@@ -161,7 +162,24 @@ export async function runWholeSheetZap(
   const fileUrlOut = String(step.results.results_file);
   const response = await fetch(fileUrlOut);
   if (!response.ok) throw new Error(`the results file could not be downloaded: HTTP ${response.status}`);
-  const sheet = parseDelimited(await response.text(), ',').records.map((r) => r.fields);
+  // The results come back in the file's own format: a workbook's sheet is read as the step read it.
+  const name = String(step.results.results_file_name);
+  let sheet: string[][];
+  if (name.endsWith('.xlsx')) {
+    // Read by SheetJS, as a spreadsheet shows it: the sheet the step was given, else the first visible.
+    const book = XLSX.read(Buffer.from(await response.arrayBuffer()), { type: 'buffer' });
+    const wanted = typeof inputData.sheet === 'string' ? inputData.sheet.trim().toLowerCase() : '';
+    const visible = book.SheetNames.filter((_, i) => !book.Workbook?.Sheets?.[i]?.Hidden);
+    const sheetName =
+      book.SheetNames.find((n) => n.toLowerCase() === wanted) ??
+      (/^\d+$/.test(wanted) ? book.SheetNames[Number(wanted) - 1] : undefined) ??
+      visible[0]!;
+    sheet = XLSX.utils
+      .sheet_to_json<
+        unknown[]
+      >(book.Sheets[sheetName]!, { header: 1, defval: '', raw: false, blankrows: true })
+      .map((r) => r.map(String));
+  } else sheet = parseDelimited(await response.text(), ',').records.map((r) => r.fields);
   tasks += 1;
   return finishRun({ output: step.results, sheet, tasks, stepMs });
 }

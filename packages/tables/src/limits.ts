@@ -1,4 +1,4 @@
-import { InputError } from '../errors';
+import { InputError } from '@evf/client';
 
 /** What reading may cost: every limit is checked while reading, before the memory is spent. */
 export interface TableLimits {

@@ -7,7 +7,8 @@
  * an entry too); numbers are shown through their style's number format (number-format.ts). Empty rows
  * are kept, so row numbers match what the spreadsheet shows.
  */
-import { InputError } from '../errors';
+import { InputError } from '@evf/client';
+import { columnLetter } from './columns';
 import { DEFAULT_LIMITS, tooLarge, type TableLimits } from './limits';
 import { builtInFormat, formatNumber } from './number-format';
 import { Token, XmlCursor } from './xml';
@@ -20,11 +21,27 @@ export interface SheetInfo {
   hidden: boolean;
 }
 
+/** A cell whose value could not be read, by its reference (`B7`), and why. */
+export interface UnreadCell {
+  cell: string;
+  reason: string;
+}
+
 export interface XlsxSheet {
   rows: string[][];
+  /** Cells shown empty or possibly stale because the file holds no value for them (formulas), at most MAX_UNREAD. */
+  unread: UnreadCell[];
+  /** How many such cells there are in all (past MAX_UNREAD too). */
+  unreadCount: number;
   /** The sheet read, and every sheet of the workbook in tab order. */
   sheet: SheetInfo;
   sheets: SheetInfo[];
+  /** The sheet's part name in the package (for writing it back). */
+  sheetPart: string;
+  /** Dates count from 1904 (a Mac workbook), not 1900. */
+  date1904: boolean;
+  /** Per row (index i is row i + 1): one past its last cell element, empty styled cells counted. */
+  extents: number[];
 }
 
 interface SheetEntry extends SheetInfo {
@@ -53,7 +70,7 @@ function resolve(base: string, target: string): string {
 const relsOf = (part: string): string => `${dirOf(part)}_rels/${part.slice(part.lastIndexOf('/') + 1)}.rels`;
 
 /** The relationships of a part: Id → { type, target part }. */
-function relationships(zip: ZipReader, part: string): Map<string, { type: string; target: string }> {
+export function relationships(zip: ZipReader, part: string): Map<string, { type: string; target: string }> {
   const out = new Map<string, { type: string; target: string }>();
   const xml = zip.text(relsOf(part));
   if (!xml) return out;
@@ -68,12 +85,22 @@ function relationships(zip: ZipReader, part: string): Map<string, { type: string
   return out;
 }
 
-function workbookPath(zip: ZipReader): string {
+export function workbookPath(zip: ZipReader): string {
   for (const rel of relationships(zip, '').values()) {
     if (/\/officeDocument$/.test(rel.type) && zip.has(rel.target)) return rel.target;
   }
   if (zip.has('xl/workbook.xml')) return 'xl/workbook.xml';
   throw unreadable('no workbook in it');
+}
+
+/**
+ * ECMA-376's escape for characters XML cannot carry (Part 1, 22.9.2.19 ST_Xstring): `_xHHHH_` is the
+ * UTF-16 code unit HHHH, and `_x005F_` an underscore, so `_x005F_x0041_` is the literal text `_x0041_`.
+ * One pass left to right gives exactly that: the underscore decoded from `_x005F_` never starts a match.
+ */
+export function decodeEscapes(text: string): string {
+  if (!text.includes('_x')) return text;
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** Every `t` text of an `si` or `is` element (runs and plain text), without phonetic guides (rPh). */
@@ -92,7 +119,7 @@ function stringItem(cur: XmlCursor, end: string): string {
       else if (cur.name === end) break;
     }
   }
-  return out;
+  return decodeEscapes(out);
 }
 
 function sharedStrings(xml: string | undefined): string[] {
@@ -193,9 +220,12 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const book = new XmlCursor(zip.text(bookPath)!);
   const sheets: SheetEntry[] = [];
   let date1904 = false;
+  let recalculate = false;
   for (let t = book.next(); t !== Token.End; t = book.next()) {
     if (t !== Token.Open) continue;
     if (book.name === 'workbookPr') date1904 = /^(1|true)$/.test(book.attribute('date1904') ?? '');
+    // Asked to be recalculated on opening (XlsxWriter always asks): the values saved are placeholders.
+    else if (book.name === 'calcPr') recalculate = /^(1|true)$/.test(book.attribute('fullCalcOnLoad') ?? '');
     else if (book.name === 'sheet') {
       const state = book.attribute('state');
       const rel = rels.get(book.attribute('id') ?? '');
@@ -222,22 +252,46 @@ function read(zip: ZipReader, sheetChoice: string | number | undefined, limits: 
   const stylesPath = byType('/styles', 'xl/styles.xml');
   const shared = sharedStrings(sstPath ? zip.text(sstPath) : undefined);
   const formats = cellFormats(stylesPath ? zip.text(stylesPath) : undefined);
-  const rows = sheetRows(zip.text(chosen.path)!, shared, formats, date1904, limits);
+  const { rows, unread, unreadCount, extents } = sheetRows(
+    zip.text(chosen.path)!,
+    shared,
+    formats,
+    { date1904, recalculate },
+    limits,
+  );
   return {
     rows,
+    unread,
+    unreadCount,
     sheet: { name: chosen.name, hidden: chosen.hidden },
+    sheetPart: chosen.path,
+    date1904,
+    extents,
     sheets: sheets.map(({ name, hidden }) => ({ name, hidden })),
   };
 }
+
+/** Cells listed one by one in `unread`; past this many only counted. */
+export const MAX_UNREAD = 200;
+
+const NO_VALUE =
+  'a formula saved without its value (the program that wrote the file does not calculate formulas): open the file in Excel or LibreOffice, save it, and use that file';
+const RECALCULATE =
+  'a formula in a workbook saved to be recalculated when opened, so the value stored may not be its result: open the file in Excel or LibreOffice, save it, and use that file';
 
 function sheetRows(
   xml: string,
   shared: string[],
   formats: (string | undefined)[],
-  date1904: boolean,
+  book: { date1904: boolean; recalculate: boolean },
   limits: TableLimits,
-): string[][] {
+): { rows: string[][]; unread: UnreadCell[]; unreadCount: number; extents: number[] } {
+  const { date1904, recalculate } = book;
   const rows: string[][] = [];
+  const unread: UnreadCell[] = [];
+  let unreadCount = 0;
+  const extents: number[] = [];
+  let extent = 0;
   let cells = 0;
   const cur = new XmlCursor(xml);
   let row: string[] | undefined;
@@ -248,6 +302,7 @@ function sheetRows(
   let value: string | undefined;
   let inline = '';
   let inValue = false;
+  let formula = false;
   for (let t = cur.next(); t !== Token.End; t = cur.next()) {
     if (t === Token.Open) {
       const name = cur.name;
@@ -257,18 +312,23 @@ function sheetRows(
         style = Number(cur.attribute('s') ?? 0);
         value = undefined;
         inline = '';
+        formula = false;
         if (cur.selfClosing) endCell();
       } else if (name === 'v' && row) {
         inValue = !cur.selfClosing;
         if (cur.selfClosing) value = '';
       } else if (name === 'is' && row) inline = stringItem(cur, 'is');
-      else if (name === 'f') cur.skipElement();
-      else if (name === 'row') {
+      else if (name === 'f') {
+        formula = true;
+        cur.skipElement();
+      } else if (name === 'row') {
         const r = Number(cur.attribute('r') ?? rows.length + 1);
         const at = Number.isInteger(r) && r > rows.length ? r : rows.length + 1;
         if (at > limits.maxRows) throw tooLarge('rows', limits.maxRows);
         while (rows.length < at - 1) rows.push(['']);
+        while (extents.length < at - 1) extents.push(0);
         row = [];
+        extent = 0;
         if (cur.selfClosing) endRow();
       }
     } else if (t === Token.Text) {
@@ -279,16 +339,26 @@ function sheetRows(
       else if (cur.name === 'row') endRow();
     }
   }
-  return rows;
+  return { rows, unread, unreadCount, extents };
 
   function endRow(): void {
     rows.push(row!.length ? row! : ['']);
+    extents.push(extent);
     row = undefined;
   }
 
   function endCell(): void {
     const text = cellText();
+    if (formula && (value === undefined || value === '' || recalculate) && type !== 'inlineStr') {
+      unreadCount++;
+      if (unread.length < MAX_UNREAD)
+        unread.push({
+          cell: `${columnLetter(col)}${rows.length + 1}`,
+          reason: value ? RECALCULATE : NO_VALUE,
+        });
+    }
     if (col >= limits.maxColumns) throw tooLarge('columns', limits.maxColumns);
+    if (col + 1 > extent) extent = col + 1;
     if (text === '' && col >= row!.length) return;
     if (col + 1 - row!.length + cells > limits.maxCells) throw tooLarge('cells', limits.maxCells);
     cells += Math.max(0, col + 1 - row!.length);
@@ -303,6 +373,7 @@ function sheetRows(
       case 'inlineStr':
         return inline || (value ?? '');
       case 'str':
+        return decodeEscapes(value ?? '');
       case 'e':
         return value ?? '';
       case 'b':

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
-import { downloadedFileName, fileNameFromContentDisposition } from '../src/tables/file-name';
+import { downloadedFileName, fileNameFromContentDisposition } from '../src/file-name';
 
 // The content-disposition package (0.5.4, in zapier-platform-core's tree) as the oracle for valid headers.
 const contentDisposition = createRequire(__filename)('content-disposition') as {

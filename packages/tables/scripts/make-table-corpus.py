@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """
-Regenerates packages/client/test/fixtures/tables/: the table files the client's reader is tested on,
+Regenerates packages/tables/test/fixtures/tables/: the table files the reader is tested on,
 made by the programs users have. Needs Debian's libreoffice-calc, python3-openpyxl, python3-xlsxwriter
 and Node.js with the repo's dev dependencies (@e965/xlsx). The tests read the committed files, so a
 clone without these programs still runs them; run this again only to change the corpus.
 
-    /usr/bin/python3 scripts/make-table-corpus.py
+    /usr/bin/python3 packages/tables/scripts/make-table-corpus.py
 
 Every file holds the same small list (addresses, a name with accents, a date, a date-time, a zip code
 kept as text and one zero-padded by its format, a 12-digit phone, General and formatted numbers), so a
@@ -14,8 +14,8 @@ test can compare the files with one another. Beside each XLSX, LibreOffice's own
 """
 import csv, datetime, io, os, shutil, subprocess, sys, tempfile, zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, 'packages', 'client', 'test', 'fixtures', 'tables')
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+OUT = os.path.join(ROOT, 'packages', 'tables', 'test', 'fixtures', 'tables')
 
 HEADER = ['Email', 'Name', 'Signed Up', 'Last Seen', 'Zip', 'Zip Code', 'Phone', 'Score', 'Amount', 'Share']
 ROWS = [

@@ -1,5 +1,4 @@
-import { InputError } from '../errors';
-import { isEmailSyntaxValid } from '../validation/email';
+import { InputError, isEmailSyntaxValid } from '@evf/client';
 
 /** A spreadsheet's column letter for a 0-based index: 0 → A, 25 → Z, 26 → AA. */
 export function columnLetter(index: number): string {
@@ -30,8 +29,11 @@ export interface ChosenColumn {
   by: 'name' | 'letter' | 'detected';
 }
 
-const normalise = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
+export const normalise = (s: string): string => s.trim().replace(/\s+/g, ' ').toLowerCase();
 const EMAIL_HEADER = /^(e-?mail|e-?mail address|email_address|emailaddress|mail)$/i;
+
+/** Whether a header cell names an address column ("Email", "E-mail address", "mail"). */
+export const isEmailHeader = (cell: string): boolean => EMAIL_HEADER.test(cell.trim());
 
 function described(header: readonly string[]): string {
   const shown = header.slice(0, 12).map((h, i) => `${columnLetter(i)} "${h.trim().slice(0, 40)}"`);

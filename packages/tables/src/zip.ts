@@ -4,7 +4,7 @@
  * produced: the sizes a zip declares are never trusted, since a file can say 100 bytes and inflate to
  * gigabytes.
  */
-import { InputError } from '../errors';
+import { InputError } from '@evf/client';
 
 /**
  * Raw DEFLATE decompression that stops at `maxOutputLength` bytes of output: node:zlib's inflateRawSync
@@ -30,11 +30,18 @@ export function unreadable(why: string): InputError {
   );
 }
 
-interface ZipEntry {
+export interface ZipEntry {
   name: string;
+  /** The name as stored, so a rewritten zip names the part byte for byte the same. */
+  rawName: Uint8Array;
   method: number;
   flags: number;
+  crc32: number;
   compressedSize: number;
+  size: number;
+  /** DOS time and date, kept as they were. */
+  time: number;
+  date: number;
   localOffset: number;
 }
 
@@ -79,13 +86,34 @@ export class ZipReader {
       const name = names.decode(data.subarray(at + 46, at + 46 + nameLength)).replace(/\\/g, '/');
       this.entries.set(name.toLowerCase(), {
         name,
+        rawName: data.subarray(at + 46, at + 46 + nameLength),
         flags: view.getUint16(at + 8, true),
         method: view.getUint16(at + 10, true),
+        time: view.getUint16(at + 12, true),
+        date: view.getUint16(at + 14, true),
+        crc32: view.getUint32(at + 16, true),
         compressedSize: view.getUint32(at + 20, true),
+        size: view.getUint32(at + 24, true),
         localOffset: view.getUint32(at + 42, true),
       });
       at += 46 + nameLength + extraLength + commentLength;
     }
+  }
+
+  /** Every entry, in the order of the zip's directory. */
+  list(): ZipEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** An entry's bytes as stored (compressed or not), for copying it unchanged into another zip. */
+  packed(entry: ZipEntry): Uint8Array {
+    const { data, view } = this;
+    const local = entry.localOffset;
+    if (local + 30 > data.length || view.getUint32(local, true) !== 0x04034b50)
+      throw unreadable(`a broken entry for ${entry.name}`);
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (start + entry.compressedSize > data.length) throw unreadable(`a cut entry for ${entry.name}`);
+    return data.subarray(start, start + entry.compressedSize);
   }
 
   has(name: string): boolean {

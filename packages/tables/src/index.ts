@@ -11,14 +11,9 @@ export { chooseColumn, columnLetter, columnIndex } from './columns';
 export type { ChosenColumn } from './columns';
 export { readXlsxFirstSheet } from './xlsx';
 export type { InflateRaw } from './xlsx';
-export { writeBackTable, rowVerdicts, isOpenRow, rowNumberOf, RESULT_COLUMNS } from './write-back';
-export type {
-  WriteBackCounts,
-  WriteBackOptions,
-  WrittenBack,
-  RowOutcome,
-  RowVerdicts,
-  RowVerdictOptions,
-} from './write-back';
-export { listFingerprint } from './list-key';
+export { writeBackTable, rowNumberOf, ANSWERED_AT_COLUMN } from './write-back';
+export type { WriteBackOptions, WrittenBack, WrittenFormat } from './write-back';
+export type { DeflateRaw } from './zip-write';
+export type { UnreadCell } from './xlsx';
+export type { WorkbookSource } from './read-table';
 export { downloadedFileName } from './file-name';

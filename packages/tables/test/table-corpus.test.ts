@@ -2,27 +2,26 @@
  * The table corpus (test/fixtures/tables, made by scripts/make-table-corpus.py with LibreOffice,
  * openpyxl, xlsxwriter and SheetJS) read by the client and by two independent readers, SheetJS
  * (@e965/xlsx) and csv-parse, and written back. Where the readers disagree, the difference is one
- * listed in src/tables/ORACLES.md; any other fails here.
+ * listed in src/ORACLES.md; any other fails here.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
+import { preflightEmails, RESULT_COLUMNS, type ResultRow } from '@evf/client';
 import {
+  ANSWERED_AT_COLUMN,
   parseDelimited,
-  preflightEmails,
   readTable,
   writeBackTable,
   writeDelimited,
-  RESULT_COLUMNS,
   type Delimiter,
-  type ResultRow,
   type TableList,
 } from '../src/index';
-import { decodeText } from '../src/tables/encoding';
-import { readXlsx } from '../src/tables/xlsx';
+import { decodeText } from '../src/encoding';
+import { readXlsx } from '../src/xlsx';
 
 const DIR = join(__dirname, 'fixtures', 'tables');
 const bytesOf = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DIR, name)));
@@ -139,6 +138,9 @@ describe('the CSV and TSV corpus: encodings, delimiters and sep= lines', () => {
         bom: want.bom,
         guessed: want.guessed,
         sepLine: want.sepLine ?? false,
+        // The line break the file uses, kept for writing it back.
+        lineEnd: /\r\n|\n|\r/.exec(decodeText(bytesOf(name)).text)![0],
+        finalLineEnd: true,
       });
       expect(t.delimiter).toBe(want.delimiter);
       expect([t.header, ...t.rows]).toEqual(expected);
@@ -160,9 +162,26 @@ const verdict = (email: string, i: number): ResultRow => ({
   details: { primary_label: i % 2 === 0 ? 'valid' : 'catch_all', tags: [], label_reasons: [] },
 });
 
+const COLUMNS = [...RESULT_COLUMNS, ANSWERED_AT_COLUMN];
+const ANSWERED = '2026-11-28T12:00:00Z';
+
 function roundTrip(table: TableList): { out: string[][]; back: ReturnType<typeof writeBackTable> } {
   const preflight = preflightEmails(table.emails);
-  const back = writeBackTable(table, preflight, preflight.unique.map(verdict));
+  const back = writeBackTable(table, preflight, preflight.unique.map(verdict), {
+    answeredAt: ANSWERED,
+    deflateRaw: deflateRawSync,
+  });
+  if (back.format === 'xlsx') {
+    // Read back by this reader here; the independent readers are in write-back-oracles.test.ts.
+    const again = readTable(back.bytes, {
+      format: 'xlsx',
+      inflateRaw: inflateRawSync,
+      sheet: table.sheet!.name,
+      headerRow: table.headerRow,
+    });
+    const width = again.header.length;
+    return { out: pad([again.header, ...again.rows], width), back };
+  }
   const decoded = decodeText(back.bytes);
   expect(decoded.encoding).toBe(back.encoding);
   const text = table.text?.sepLine ? decoded.text.replace(/^sep=.\r\n/, '') : decoded.text;
@@ -179,16 +198,31 @@ describe('round trip: every corpus file written back with its cells as shown, an
     const { out, back } = roundTrip(table);
     const expected = shown(isXlsx ? name.replace(/\.xlsx$/, '.shown.csv') : 'libreoffice.shown.csv');
     const width = Math.max(table.header.length, ...table.rows.map((r) => r.length));
-    expect(out[0]).toEqual([...pad([expected[0]!], width)[0]!, ...RESULT_COLUMNS]);
+    expect(out[0]).toEqual([...pad([expected[0]!], width)[0]!, ...COLUMNS]);
     expect(out.slice(1).map((r) => r.slice(0, width))).toEqual(pad(expected.slice(1), width));
-    expect(out.slice(1).every((r) => r.length === width + RESULT_COLUMNS.length)).toBe(true);
-    // Written in the encoding it came in; UTF-8 and XLSX as UTF-8 with a byte order mark.
-    const source = TEXT_FILES[name];
-    expect(back.encoding).toBe(source?.encoding ?? 'utf-8');
-    expect(back.bom).toBe(
-      source ? source.encoding !== 'windows-1252' && !(source.encoding === 'utf-8' && source.sepLine) : true,
+    expect(out.slice(1).every((r) => r.length === width + COLUMNS.length)).toBe(true);
+    // Each verified row carries its answer's time: a date cell in a workbook, ISO 8601 in text.
+    const answered = out.slice(1).filter((r) => r[width + COLUMNS.length - 2] === 'verified');
+    expect(answered.length).toBeGreaterThan(0);
+    // A workbook without a styles part has no date format to give the cell: the time is written as text.
+    const noStyles = name.startsWith('crafted-');
+    expect(new Set(answered.map((r) => r[width + COLUMNS.length - 1]))).toEqual(
+      new Set([isXlsx && !noStyles ? '2026-11-28 12:00:00' : ANSWERED]),
     );
-    expect(back.encodingGuessed).toBe(source?.guessed ?? false);
+    expect(back.format).toBe(
+      isXlsx ? 'xlsx' : name.endsWith('.txt') ? 'tsv' : TEXT_FILES[name]!.delimiter === '\t' ? 'tsv' : 'csv',
+    );
+    if (isXlsx) {
+      expect(back.encodingNote).toMatch(/^Written as the same workbook/);
+      return;
+    }
+    // Written in the encoding it came in; UTF-8 as UTF-8 with a byte order mark.
+    const source = TEXT_FILES[name]!;
+    expect(back.encoding).toBe(source.encoding);
+    expect(back.bom).toBe(
+      source.encoding !== 'windows-1252' && !(source.encoding === 'utf-8' && source.sepLine),
+    );
+    expect(back.encodingGuessed).toBe(source.guessed);
     expect(back.encodingNote).toMatch(/^(Written|The file came)/);
   });
 

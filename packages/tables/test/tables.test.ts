@@ -1,26 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
+import { InputError, preflightEmails, type ResultRow } from '@evf/client';
 import {
-  InputError,
   columnIndex,
   columnLetter,
   detectDelimiter,
   parseDelimited,
-  preflightEmails,
   readTable,
   readXlsxFirstSheet,
   writeBackTable,
   writeDelimited,
-  listFingerprint,
+  DEFAULT_LIMITS,
   type Delimiter,
   type InflateRaw,
-  type ResultRow,
 } from '../src/index';
-import { DEFAULT_LIMITS } from '../src/tables';
-import { formatNumber } from '../src/tables/number-format';
-import { decodeText, encodeText } from '../src/tables/encoding';
+import { formatNumber } from '../src/number-format';
+import { zip } from './support/zip';
+import { decodeText, encodeText } from '../src/encoding';
 
 const inflateRaw = (b: Uint8Array): Uint8Array => inflateRawSync(b);
 const fields = (text: string, d?: Delimiter): string[][] =>
@@ -225,8 +223,17 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
         notVerifiedReason: 'the job stopped before this address',
       },
     );
-    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
-    expect(out[0]).toEqual(['email', 'name', 'Category', 'Group', 'Safe to Send', 'Reason', 'Verification']);
+    const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
+    expect(out[0]).toEqual([
+      'email',
+      'name',
+      'Category',
+      'Group',
+      'Safe to Send',
+      'Reason',
+      'Verification',
+      'Verified At (UTC)',
+    ]);
     expect(out.slice(1).map((r) => r[6])).toEqual([
       'verified',
       'duplicate',
@@ -251,16 +258,13 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
     });
   });
 
-  it('keeps empty rows above the header, so every row keeps its number', () => {
+  it('keeps the rows above the header as they were, so every row keeps its number', () => {
     const table = readTable('\n,\nemail,name\nada@x.com,Ada\n');
     expect(table.headerRow).toBe(3);
     const back = writeBackTable(table, preflightEmails(table.emails), []);
-    const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
-    expect(out.slice(0, 3).map((r) => r.slice(0, 2))).toEqual([
-      ['', ''],
-      ['', ''],
-      ['email', 'name'],
-    ]);
+    expect(back.text!.startsWith('\n,\nemail,name,Category')).toBe(true);
+    const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
+    expect(out.slice(0, 3).map((r) => r.slice(0, 2))).toEqual([[''], ['', ''], ['email', 'name']]);
     expect(out[3]!.slice(0, 2)).toEqual(['ada@x.com', 'Ada']);
   });
 
@@ -276,7 +280,7 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
           const preflight = preflightEmails(table.emails);
           const results = answered ? preflight.unique.map((e) => row(e, 'valid')) : [];
           const back = writeBackTable(table, preflight, results);
-          const out = parseDelimited(back.text, ',').records.map((r) => r.fields);
+          const out = parseDelimited(back.text!, ',').records.map((r) => r.fields);
           const dataOut = out
             .slice(1)
             .filter(
@@ -294,55 +298,6 @@ describe('the table into pre-flight and back: every row once, nothing charged fo
     );
   });
 });
-
-describe('listFingerprint', () => {
-  it('names a list by its addresses (any order, any case) and its name, so a rerun finds the jobs it made', () => {
-    const a = listFingerprint(['a@x.com', 'B@y.com'], 'May');
-    expect(listFingerprint(['b@y.com', 'A@X.COM'], 'May')).toBe(a);
-    expect(listFingerprint(['a@x.com', 'B@y.com'], 'June')).not.toBe(a);
-    expect(listFingerprint(['a@x.com'], 'May')).not.toBe(a);
-    expect(a).toMatch(/^[0-9a-f]{32}$/);
-  });
-});
-
-/** A zip as APPNOTE.TXT lays it out (local headers, central directory, end record), for hand-made workbooks. */
-function zip(
-  entries: Record<string, string>,
-  options: { stored?: boolean; declaredSize?: number } = {},
-): Uint8Array {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const raw = Buffer.from(text, 'utf8');
-    const data = options.stored ? raw : deflateRawSync(raw);
-    const nameBytes = Buffer.from(name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(options.stored ? 0 : 8, 8);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(options.stored ? 0 : 8, 10);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(options.declaredSize ?? raw.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
-    offset += local.length + nameBytes.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, directory, end]));
-}
 
 describe('XLSX written by other tools', () => {
   const workbook = '<workbook><sheets><sheet name="Leads" sheetId="1" r:id="rId7"/></sheets></workbook>';

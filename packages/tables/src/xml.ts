@@ -16,6 +16,12 @@ const localName = (name: string): string => {
 
 export class XmlCursor {
   private pos = 0;
+  /** Where the current token begins in the text (its `<`, or its first character). */
+  start = 0;
+  /** Where the current token ends: the text after it begins here. */
+  get end(): number {
+    return this.pos;
+  }
   /** The element's local name, for Open and Close. */
   name = '';
   /** The raw attribute text of an Open tag; read it with attribute(). */
@@ -32,6 +38,7 @@ export class XmlCursor {
     const xml = this.xml;
     for (;;) {
       const at = this.pos;
+      this.start = at;
       if (at >= xml.length) return Token.End;
       if (xml.charCodeAt(at) !== 60 /* < */) {
         let end = xml.indexOf('<', at);
@@ -109,6 +116,11 @@ export class XmlCursor {
     const list = (this.parsedAttrs ??= splitAttributes(this.attrs));
     for (let k = 0; k < list.length; k += 2) if (list[k] === name) return decodeAttribute(list[k + 1]!);
     return undefined;
+  }
+
+  /** Moves to `pos` in the text, which must be where a token begins (a `<`). */
+  seek(pos: number): void {
+    this.pos = pos;
   }
 
   /** Skips to the end of the element just opened (nothing to do for a self-closing one). */
