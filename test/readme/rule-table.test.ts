@@ -106,5 +106,5 @@ test('a cell names the modules of its paths, full or shortened', () => {
     'bulk.ts',
     'webhooks/',
   ]);
-  expect(clientModulesIn('`packages/client/src/tables/`; sandbox `src/rules/ip.ts`')).toEqual(['tables/']);
+  expect(clientModulesIn('`packages/client/src/lists/`; sandbox `src/rules/ip.ts`')).toEqual(['lists/']);
 });
