@@ -142,7 +142,14 @@ export class EmailVerificationClient {
     return this.options.runtime;
   }
 
-  /** Verifies one address (1 credit). A 408 is not retried: the credit was refunded and the caller decides. */
+  /**
+   * Verifies one address (1 credit). Only the service's own answer is a verdict. Everything else throws
+   * and is never turned into one: a 408 (VerificationTimeoutError: the spec lists it among its errors, it
+   * carries no primary_label, and the credit is refunded) and an outage (a 5xx, a dropped connection, no
+   * answer in time, an unreadable 2xx: VerificationUncertainError, which may have used the credit). The
+   * POST is never resent after it may have reached the service; only the service's own "not now" (a 429
+   * or 503 with its wait) is waited out and sent again.
+   */
   async verifySingle(params: VerifySingleParams, opts: RequestOptions = {}): Promise<SingleResult> {
     const typed = typeof params.email === 'string' ? params.email.trim() : params.email;
     // The forms people paste (`Ada <ada@x.com>`, `mailto:`) are unwrapped here exactly as a list's pre-flight

@@ -57,7 +57,6 @@ const PUBLIC = [
   'baseUrlProblem',
   'buildWebhookDelivery',
   'categorize',
-  'categorizeUnanswered',
   'checkCompletionMessage',
   'checkResolvedAddresses',
   'checkWebhookUrl',

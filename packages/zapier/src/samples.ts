@@ -46,7 +46,7 @@ export const singleResultSample: SingleResult = {
   processed_at: '2026-01-15T10:30:12Z',
 };
 
-export const verifyEmailSample = { ...withCategory(singleResultSample), timed_out: false };
+export const verifyEmailSample: Record<string, unknown> = { ...withCategory(singleResultSample) };
 
 export const resultRowSamples: ResultRow[] = [
   {

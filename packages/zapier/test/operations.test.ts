@@ -67,7 +67,7 @@ describe('Verify Email Address', () => {
     );
     const out: any = await run(
       steps.verify,
-      bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false', on_timeout: 'unknown' }),
+      bundle({ email: ' valid.anna@acme-corp.com ', check_smtp: 'false' }),
     );
     expect(scope.isDone()).toBe(true);
     const fx = loadFixture<any>('verify-single.200').body;
@@ -76,8 +76,8 @@ describe('Verify Email Address', () => {
       category: 'Valid',
       group: 'safe_to_send',
       safe_to_send: true,
-      timed_out: false,
     });
+    expect(out).not.toHaveProperty('timed_out');
     expectNoSecrets(out);
   });
 
@@ -87,27 +87,31 @@ describe('Verify Email Address', () => {
     expect(out).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false });
   });
 
-  it('turns a 408 into an unknown result when the user chose that', async () => {
-    replyWith(api().post('/v1/verify/single'), 'verify-single.408');
-    const out: any = await run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
-    expect(out).toMatchObject({
-      email: 'slow@acme-corp.com',
-      timed_out: true,
-      category: 'Unknown / Not Verified (refunded)',
-      group: 'risky',
-      safe_to_send: false,
-      credits_used: 0,
-    });
-    expect(out.reason).toMatch(/refunded/);
+  it("fails the step on the service's 408, saying the credit was refunded (the spec lists 408 among errors)", async () => {
+    const scope = replyWith(api().post('/v1/verify/single'), 'verify-single.408');
+    const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com' })));
+    expect(scope.isDone()).toBe(true);
+    expect(error).toMatchObject({ name: 'AppError', code: 'verification_timeout', status: 408 });
+    expect(error.message).toMatch(/^No verdict for this address: its mail server gave no answer within/);
+    expect(error.message).toMatch(/refunded the credit .*Replay this run .*no credit was used/);
   });
 
-  it('fails the step on a 408 when the user chose that', async () => {
-    replyWith(api().post('/v1/verify/single'), 'verify-single.408');
-    const error = await zapierError(
-      run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })),
-    );
-    expect(error.message).toMatch(/30 seconds/);
-  });
+  it.each([500, 502, 503])(
+    'fails the step on a %i to the single check: an outage is never a verdict, and the POST is not resent',
+    async (status) => {
+      const scope = api()
+        .post('/v1/verify/single')
+        .reply(status, '<html><title>Bad gateway</title></html>', { 'Content-Type': 'text/html' });
+      const error = await zapierError(run(steps.verify, bundle({ email: 'valid.ada@acme-corp.com' })));
+      expect(scope.isDone()).toBe(true);
+      expect(error).toMatchObject({ name: 'AppError', code: 'no_verdict', status });
+      expect(error.message).toMatch(
+        new RegExp(
+          `^No verdict for this address: it was sent for verification at .*, and the service, or a gateway in front of it, answered HTTP ${status}\\. The service may have verified it and used 1 credit\\. Replay this run`,
+        ),
+      );
+    },
+  );
 
   it('halts (does not error) when out of credits', async () => {
     replyWith(api().post('/v1/verify/single'), 'error.402', undefined, {});
