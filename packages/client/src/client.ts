@@ -264,9 +264,12 @@ export class EmailVerificationClient {
       (options.sendWhatFits || plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) &&
       plan.chunks.length
     ) {
-      const account = await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(
-        () => undefined,
-      );
+      const account =
+        options.account !== undefined
+          ? (options.account ?? undefined)
+          : await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(
+              () => undefined,
+            );
       const allowance = account && allowanceOf(account);
       if (allowance) {
         plan = sizePlan(plan, allowance);

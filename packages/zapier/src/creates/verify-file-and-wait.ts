@@ -28,9 +28,11 @@ import {
   type ResultRow,
   type TableList,
 } from '@evf/client';
+import { createHash } from 'node:crypto';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { stepDeadline } from '../budget';
+import { REQUEST_TIMEOUT_MS } from '../config';
 import { mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
@@ -53,6 +55,12 @@ interface RememberedList {
   job_sizes?: number[];
   /** Set while a submission is on the wire: if the step dies there, a job may exist that is not listed. */
   submitting_since?: string;
+  /**
+   * The jobs hold exactly the first this many unique addresses of the list, in the order `order` names:
+   * a rerun then sends the rest without reading the earlier rows (only the jobs, to see they ended).
+   */
+  sent_through?: number;
+  order?: string;
 }
 
 /** What perform hands to performResume (Zapier keeps it as bundle.outputData while the Zap waits). */
@@ -82,6 +90,9 @@ function notSentReason(unsentAfter: string | undefined, overOneJob: boolean, pau
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** "0.4 s", "9.1 s": a measured time in the step's words. */
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Verify Again After (Days): answers older than this are not reused; empty reuses them for as long as
@@ -130,12 +141,30 @@ function remembered(value: unknown): RememberedList {
     job_ids: jobIds,
     job_sizes: sizesFor(jobIds, v.job_sizes),
     submitting_since: v.submitting_since,
+    ...(Number.isSafeInteger(v.sent_through) && typeof v.order === 'string'
+      ? { sent_through: v.sent_through, order: v.order }
+      : {}),
   };
 }
 
 /** The list as z.cache keeps it (it refuses undefined values, so an unknown size is left out). */
-function record(jobIds: string[], sizes: number[] | undefined): RememberedList {
-  return sizes ? { job_ids: jobIds, job_sizes: sizes } : { job_ids: jobIds };
+function record(
+  jobIds: string[],
+  sizes: number[] | undefined,
+  sent?: { through: number | undefined; order: string },
+): RememberedList {
+  return {
+    job_ids: jobIds,
+    ...(sizes ? { job_sizes: sizes } : {}),
+    ...(sent?.through === undefined ? {} : { sent_through: sent.through, order: sent.order }),
+  };
+}
+
+/** The unique addresses in file order, as a short hash: a re-sorted file has the same key, not this. */
+function orderOf(unique: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const email of unique) hash.update(`${email.toLowerCase()}\n`);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** Sizes that match the jobs one for one, or none (a list remembered before sizes were kept). */
@@ -401,6 +430,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   }
   const input = bundle.inputData;
   const reverifyDays = reverifyAfterDays(input.reverify_after_days);
+  const started = Date.now();
   const file = await downloadTableFile(z, input.file);
   const table = readTableFile(file, input.column, input.sheet);
   const sheet = { file, table };
@@ -415,10 +445,34 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   }
   const client = clientFor(z, bundle);
   const done = new Set<string>();
-  let earlierRead: RowsRead | undefined;
+  const fileMs = Date.now() - started;
+  // The earlier jobs (their rows too, unless the memory says which addresses they hold) and the account
+  // (read once, for the plan below) are read at once: on a slow service that is one answer's time, and a
+  // whole attempt to send still fits the step after it.
+  const order = orderOf(preflight.unique);
+  const quick = earlier.order === order && earlier.sent_through !== undefined;
+  const readEarlier = (): Promise<RowsRead> =>
+    readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
+  const [readBefore, account] = await Promise.all([
+    earlier.job_ids.length === 0
+      ? Promise.resolve(undefined)
+      : quick
+        ? readJobs(z, bundle, earlier.job_ids, deadline).then((jobs) => ({ rows: [], jobs, readAll: true }))
+        : readEarlier(),
+    client.getAccount({ deadline }).catch(() => null),
+  ]);
+  let earlierRead: RowsRead | undefined = readBefore;
+  // Which addresses the jobs hold, without their rows: only while every job ended whole (a job that
+  // stopped short leaves addresses to send again, which only its rows tell).
+  let sentThrough: number | undefined = earlier.job_ids.length === 0 ? 0 : undefined;
+  if (quick && readBefore) {
+    if (readBefore.jobs.some((j) => isJobStopped(j) && j.status !== 'completed'))
+      earlierRead = await readEarlier();
+    else sentThrough = earlier.sent_through;
+  }
+  const readsMs = Date.now() - started - fileMs;
   let reused: string | undefined;
-  if (earlier.job_ids.length) {
-    earlierRead = await readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
+  if (earlierRead) {
     const running = earlierRead.jobs.find((job) => !isJobStopped(job));
     if (running) {
       throw new z.errors.HaltedError(
@@ -435,6 +489,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       // new jobs replace the old ones in the memory.
       earlier = { job_ids: [], job_sizes: [] };
       earlierRead = undefined;
+      sentThrough = 0;
     } else {
       reused = at;
     }
@@ -451,8 +506,15 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       );
     }
   }
-  const rest = preflight.unique.filter((e) => !done.has(e.toLowerCase()));
+  const rest =
+    sentThrough === undefined
+      ? preflight.unique.filter((e) => !done.has(e.toLowerCase()))
+      : preflight.unique.slice(sentThrough);
+  // The results file needs the earlier rows: read now where the jobs alone were read.
+  const withRows = async (read: RowsRead): Promise<RowsRead> =>
+    sentThrough !== undefined && read.jobs.length ? readEarlier() : read;
   if (rest.length === 0 && earlierRead) {
+    earlierRead = await withRows(earlierRead);
     return finish(
       z,
       bundle,
@@ -472,16 +534,13 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const fields = { ...options };
   let restPlan = await client.planList(
     { emails: rest.length ? rest : table.emails, ...fields },
-    { deadline, sendWhatFits: true },
+    { deadline, sendWhatFits: true, account },
   );
   const overOneJob = restPlan.chunks.length > 1;
   // Jobs cut smaller than the service's 50,000 are cut by the daily allowance: the rest waits for it.
   const allowanceBound = overOneJob && restPlan.jobSize < restPlan.maxPerJob ? restPlan.fitsNow : undefined;
-  if (overOneJob)
-    restPlan = await client.planList(
-      { emails: restPlan.chunks[0]!, ...fields },
-      { maxJobs: 1, deadline, sendWhatFits: true },
-    );
+  // One job a run (one callback URL): the plan's first job goes, cut to what fits today; the rest waits.
+  if (overOneJob) restPlan = { ...restPlan, maxJobs: 1 };
   if (restPlan.fitsNow && restPlan.fitsNow.left <= 0) {
     // Today's allowance is used up by the account's own figures: nothing is sent, the file is written
     // now with every open row marked, and the time counted from now is never earlier than the true one.
@@ -489,7 +548,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     return finish(
       z,
       bundle,
-      earlierRead ?? { rows: [], jobs: [], readAll: true },
+      earlierRead ? await withRows(earlierRead) : { rows: [], jobs: [], readAll: true },
       ['Nothing was sent in this run.'],
       { sheet, notSent: notSentReason(after, false) },
     );
@@ -514,6 +573,8 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     jobSizes = earlier.job_sizes && [...earlier.job_sizes, ...submission.jobs.map((j) => j.total_emails)];
     submissionAfter = submission.unsentAfter;
     stoppedBy = submission.stoppedBy;
+    // What was posted is the head of `rest`; what was not is its tail, in order.
+    if (sentThrough !== undefined) sentThrough += rest.length - submission.unsent.length;
     if (submission.unsent.length || overOneJob) {
       const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
       const after =
@@ -545,11 +606,11 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   if (jobIds.length === earlier.job_ids.length) {
     // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
     // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
-    await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
+    await cache.set(key, record(jobIds, jobSizes, { through: sentThrough, order }), REMEMBER_SECONDS, SCOPE);
     const when = submissionAfter ? ` after ${readableTimeAfter(submissionAfter)}` : ' later';
     if (stoppedBy === 'time_budget')
       throw new z.errors.Error(
-        "Nothing was sent or charged: Zapier's 30 seconds for a step ran out (reading the file took most of them) before the job could be sent. Run this step again: it sends only the rows still without an answer; a smaller file, or the file split in two, leaves more of the time for sending.",
+        `Nothing was sent or charged: too little of Zapier's 30 seconds for a step was left to send the job (a job is sent only while a whole ${REQUEST_TIMEOUT_MS / 1000}-second attempt fits). Reading the file took ${seconds(fileMs)}, the service's answers to the reads before sending ${seconds(readsMs)}. Run this step again: it sends only the rows still without an answer${fileMs > readsMs ? '; a smaller file, or the file split in two, leaves more of the time for sending' : '; the service is answering slowly'}.`,
         'time_budget',
         408,
       );
@@ -563,7 +624,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       paused ? 503 : 429,
     );
   }
-  await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
+  await cache.set(key, record(jobIds, jobSizes, { through: sentThrough, order }), REMEMBER_SECONDS, SCOPE);
   const waiting: Waiting = {
     job_ids: jobIds,
     ...(jobSizes ? { job_sizes: jobSizes } : {}),
