@@ -25,6 +25,7 @@ import {
 import { allowanceLeft, allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
 import { badInputVerdict, type BadInputVerdict } from './bad-input';
 import { emailProblem, unwrapAddress } from './validation/email';
+import { asciiDomainAddress } from './validation/idn';
 import {
   assertApiKey,
   assertJobId,
@@ -154,8 +155,12 @@ export class EmailVerificationClient {
     const typed = typeof params.email === 'string' ? params.email.trim() : params.email;
     // The forms people paste (`Ada <ada@x.com>`, `mailto:`) are unwrapped here exactly as a list's pre-flight
     // unwraps them, so one address is accepted wherever a list with it would be.
-    const email =
+    const given =
       typeof typed === 'string' && emailProblem(typed) ? (unwrapAddress(typed)?.email ?? typed) : typed;
+    // A Unicode domain goes in its xn-- form (the service takes host names in ASCII); the answer keeps
+    // the address as given, so it lines up with its row.
+    const ascii = typeof given === 'string' && emailProblem(given) ? asciiDomainAddress(given) : undefined;
+    const email = ascii !== undefined && !emailProblem(ascii) ? ascii : given;
     assertSingleEmail(email, emailProblem);
     const { data } = await this.http.call<SingleResult>({
       method: 'POST',
@@ -169,7 +174,7 @@ export class EmailVerificationClient {
       onUncertain: (cause, sentAt) =>
         new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
     });
-    return data;
+    return email !== given && data && typeof data === 'object' ? { ...data, email: given as string } : data;
   }
 
   /**

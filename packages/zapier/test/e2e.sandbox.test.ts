@@ -149,6 +149,18 @@ it('Verify Email Address: a gateway 502 after the service charged is an error th
   expect(error.message).not.toMatch(/refunded/);
 });
 
+it('Verify Email Address verifies user@bücher.de: sent in its xn-- form, answered as given, 1 credit', async () => {
+  const before = sb.ledger(sb.apiKey);
+  const sent = sb.requests.length;
+  const out = await run(steps.verify, { authData: auth(), inputData: { email: 'user@bücher.de' } });
+  const post = sb.requests.slice(sent).find((r) => r.path === '/v1/verify/single');
+  expect(post).toBeDefined();
+  expect(out).toMatchObject({ email: 'user@bücher.de', credits_used: 1 });
+  expect(out.group).toMatch(/^(safe_to_send|risky|invalid)$/);
+  expect(out.reason).not.toMatch(/Nothing was sent/);
+  expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
+});
+
 it('Verify Email Address accepts a pasted "Name <address>" as a list step does, and verifies the address inside', async () => {
   const out = await run(steps.verify, {
     authData: auth(),
