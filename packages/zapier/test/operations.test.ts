@@ -435,9 +435,26 @@ describe('Bulk Job Finished trigger', () => {
   // The fixture's jobs were created on 2026-01-14/15: poll as if on the next day, inside the look-back.
   beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-01-16T08:00:00Z')));
   afterEach(() => jest.restoreAllMocks());
+  /** The pages the trigger asks for at once past the list's end: empty. */
+  const emptyPagesFrom = (from: number, count: number) =>
+    api()
+      .get('/v1/jobs')
+      .query((q) => Number(q.offset) >= from)
+      .times(count)
+      .reply(200, (uri) => ({
+        jobs: [],
+        limit: 100,
+        offset: Number(new URL(uri, 'http://x').searchParams.get('offset')),
+      }));
 
   it('returns completed and failed jobs, newest first, with id = job_id', async () => {
-    replyWith(api().get('/v1/jobs').query(true), 'jobs-list.200');
+    replyWith(
+      api()
+        .get('/v1/jobs')
+        .query((q) => q.offset === '0'),
+      'jobs-list.200',
+    );
+    emptyPagesFrom(100, 9);
     replyWith(api().get('/v1/jobs/job_c41d0b7e9a2f6318'), 'job.failed.200');
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     replyWith(api().get('/v1/jobs/job_0b8e5d2c7a194f60'), 'job.completed.200', (b) => ({
@@ -459,18 +476,25 @@ describe('Bulk Job Finished trigger', () => {
   });
 
   it('skips jobs that are still running', async () => {
-    replyWith(api().get('/v1/jobs').query(true), 'jobs-list.200', (b) => ({
-      ...b,
-      jobs: b.jobs.map((j: any, i: number) =>
-        i === 0 ? { ...j, status: 'processing' } : i === 2 ? { ...j, status: 'queued' } : j,
-      ),
-    }));
+    emptyPagesFrom(100, 9);
+    replyWith(
+      api()
+        .get('/v1/jobs')
+        .query((q) => q.offset === '0'),
+      'jobs-list.200',
+      (b) => ({
+        ...b,
+        jobs: b.jobs.map((j: any, i: number) =>
+          i === 0 ? { ...j, status: 'processing' } : i === 2 ? { ...j, status: 'queued' } : j,
+        ),
+      }),
+    );
     replyWith(api().get('/v1/jobs/job_7f3c2a9e41b84d05'), 'job.completed.200');
     const out: any = await run(steps.finished, bundle());
     expect(out.map((j: any) => j.id)).toEqual(['job_7f3c2a9e41b84d05']);
   });
 
-  it('reads the job list page by page back to the look-back point, not only the newest page', async () => {
+  it('reads the job list back to the look-back point, several pages at once, not only the newest page', async () => {
     const [a, b, c] = loadFixture<any>('jobs-list.200').body.jobs;
     const page = (jobs: unknown[], offset: number) => (body: any) => ({ ...body, jobs, limit: 2, offset });
     replyWith(
@@ -489,6 +513,7 @@ describe('Bulk Job Finished trigger', () => {
       'jobs-list.200',
       page([c, old], 2),
     );
+    emptyPagesFrom(4, 8);
     const list = await run(
       async (z, bnd) =>
         clientFor(z, bnd).finishedJobsSince({
