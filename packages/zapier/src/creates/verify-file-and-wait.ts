@@ -177,10 +177,14 @@ function sizesFor(jobIds: string[], sizes: unknown): number[] | undefined {
     : undefined;
 }
 
-/** The table's pre-flight report, and the list's key: the same scan at submission and when writing back. */
-function preflightOf(table: TableList, name: string | undefined) {
+/**
+ * The table's pre-flight report, and the list's key: the same scan at submission and when writing back.
+ * The key is the rows' addresses alone, not the List Name (often mapped from the file's title): the
+ * same rows uploaded again under another name are the same list, and are not charged again.
+ */
+function preflightOf(table: TableList) {
   const preflight = preflightEmails(table.emails);
-  return { preflight, key: `evf-list:${listFingerprint(preflight.unique, name ?? '')}` };
+  return { preflight, key: `evf-list:${listFingerprint(preflight.unique)}` };
 }
 
 /** Rows per window: one page of the service's largest size, so each window is one request. */
@@ -336,7 +340,7 @@ async function finish(
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), {
     column: 'Email',
   });
-  const { preflight, key } = preflightOf(table, optionalString(bundle.inputData.name));
+  const { preflight, key } = preflightOf(table);
   // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
   if (changed)
@@ -435,13 +439,17 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const table = readTableFile(file, input.column, input.sheet);
   const sheet = { file, table };
   const options = jobOptionsFromInput(input);
-  const { preflight, key } = preflightOf(table, options.name);
+  const { preflight, key } = preflightOf(table);
   const cache = cacheOf(z);
   let earlier = remembered(await cache.get(key, SCOPE));
   if (earlier.submitting_since) {
-    throw new z.errors.HaltedError(
-      `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, give it another List Name.`,
-    );
+    const since = Date.parse(earlier.submitting_since);
+    // Verify Again After (Days) is the way to send the list anyway, once the lost submission is that old.
+    if (reverifyDays === undefined || !(since < Date.now() - reverifyDays * DAY_MS))
+      throw new z.errors.HaltedError(
+        `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, set Verify Again After (Days) to 1 and run the step after ${readableTimeAfter(new Date(since + DAY_MS).toISOString())}.`,
+      );
+    earlier = { job_ids: [], job_sizes: [] };
   }
   const client = clientFor(z, bundle);
   const done = new Set<string>();
