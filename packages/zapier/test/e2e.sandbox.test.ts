@@ -35,7 +35,7 @@ it('connects: the test request works and the label names the account (D003), eve
   const account = await run(steps.authTest, { authData: { ...auth(), api_key: `${sb.apiKey}\n` } });
   const label = await run(steps.connectionLabel, { authData: auth(), inputData: account });
   // GET /v1/account in the spec's shape shows plan, credits and credits_used_today only.
-  expect(label).toBe(`Account on the ${account.plan} plan`);
+  expect(label).toBe(`Key ending ${sb.apiKey.slice(-4)} (${account.plan} plan)`);
   // Where the service shows further fields (the sandbox's accountExtras option), the label uses them.
   const extras = await startSandbox({ port: 0, accountExtras: true });
   const baseUrl = process.env.EVF_BASE_URL;

@@ -30,12 +30,17 @@ describe('authentication', () => {
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, account_id: 'acct_9' })).toBe(
       'Account acct_9',
     );
+    // The spec's own account: the key's last four characters tell connections of one plan apart.
     expect(await label({ plan: 'pro', credits: 5, credits_used_today: 0, name: 42 })).toBe(
+      `Key ending ${KEY.slice(-4)} (pro plan)`,
+    );
+    expect(await run(steps.connectionLabel, { authData: {}, inputData: { plan: 'pro', credits: 5 } })).toBe(
       'Account on the pro plan',
     );
     // Nothing names the account: empty, so Zapier's own label (the app's name, #2, ...) applies
     // instead of a constant that only repeats the app's name.
-    expect(await label({ plan: { tier: 'x' }, credits: 5 })).toBe('');
+    expect(await label({ plan: { tier: 'x' }, credits: 5 })).toBe(`Key ending ${KEY.slice(-4)}`);
+    expect(await run(steps.connectionLabel, { authData: {}, inputData: { plan: { tier: 'x' } } })).toBe('');
   });
 
   it('trims a pasted key (a trailing newline is never part of a key) and sends it that way', async () => {
