@@ -123,8 +123,6 @@ function answeredAt(jobs: Job[]): string | undefined {
 const REMEMBER_SECONDS = 30 * 24 * 3600;
 /** Time kept back from the step's budget to write and stash the results file. */
 const STASH_RESERVE_MS = 4_000;
-/** Rows one list can have (one job: Zapier resumes a step once). */
-const MAX_ROWS_PER_LIST = 50_000;
 
 interface ZCache {
   get(key: string, scope?: string[]): Promise<unknown>;
@@ -732,7 +730,8 @@ export default defineCreate({
   noun: 'Verified File',
   display: {
     label: 'Verify File and Wait for Results File',
-    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same rows in a CSV file with category, group, safe to send and reason beside each. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
+    description:
+      'Verifies every address in a CSV, TSV or XLSX file and returns the same rows with their verdicts as a CSV file.',
   },
   operation: {
     inputFields: [

@@ -93,8 +93,7 @@ export default defineTrigger({
   noun: 'Credit Balance',
   display: {
     label: 'Credit Balance Below',
-    description:
-      'Triggers when the credits left drop below Threshold, once per drop (again only after the balance rose to Threshold or more and dropped once more), e.g. to top up before a list is refused for want of credits.',
+    description: 'Triggers when the credit balance drops below a threshold, once per drop.',
   },
   operation: {
     type: 'polling',

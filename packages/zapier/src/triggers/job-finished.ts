@@ -135,8 +135,7 @@ export default defineTrigger({
   noun: 'Bulk Job',
   display: {
     label: 'Bulk Job Finished',
-    description:
-      'Triggers when a bulk verification job completes, or fails or is stopped before every address is verified (Job Failed or Stopped Early is then true), with its verdict and group counts.',
+    description: 'Triggers when a bulk verification job finishes, fails or is stopped early.',
   },
   operation: {
     type: 'polling',
