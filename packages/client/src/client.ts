@@ -50,6 +50,7 @@ import {
 } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
 import { finishedJobsSince, type FinishedJobs, type FinishedJobsOptions } from './finished-jobs';
+import { readJobsRows, type JobsRows, type JobsRowsOptions } from './jobs-rows';
 import { resumeAfterMessage, type ResumeInput, type ResumeOutcome } from './webhooks/resume';
 import {
   readResultsWindow,
@@ -404,6 +405,14 @@ export class EmailVerificationClient {
    */
   rowsWindow(jobId: string, options: Omit<ResultsWindowOptions, 'job'>): Promise<RowsOnlyWindow> {
     return readResultsWindow(this, jobId, { ...options, job: false }, () => this.options.runtime.now());
+  }
+
+  /**
+   * Every row of a list's jobs, read at once in windows (one answer's time on a slow service), with the
+   * jobs themselves; `readAll` says whether every row of every stopped job came (see jobs-rows.ts).
+   */
+  jobsRows(jobIds: string[], options: JobsRowsOptions): Promise<JobsRows> {
+    return readJobsRows(this, jobIds, options);
   }
 
   /**

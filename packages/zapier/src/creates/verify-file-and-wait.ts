@@ -9,7 +9,6 @@
  * name), their rows are read back, and only the addresses still without an answer are submitted.
  */
 import {
-  AbortedError,
   checkCompletionMessage,
   countByGroup,
   InputError,
@@ -18,14 +17,11 @@ import {
   PartialSubmissionError,
   preflightEmails,
   readTable,
-  RequestTimeoutError,
   SubmissionUncertainError,
-  TimeBudgetSpentError,
-  withCategory,
   writeBackTable,
   writeDelimited,
   type Job,
-  type ResultRow,
+  type JobsRows as RowsRead,
   type TableList,
 } from '@evf/client';
 import { createHash } from 'node:crypto';
@@ -38,6 +34,7 @@ import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
+import { verifyFileSample } from '../samples';
 import { readableTime, readableTimeAfter } from '../shapes';
 import { downloadTableFile, readTableFile, resultsFileName, type TableFile } from '../table-file';
 
@@ -185,115 +182,22 @@ function preflightOf(table: TableList) {
   return { preflight, key: `evf-list:${listFingerprint(preflight.unique)}` };
 }
 
-/** Rows per window: one page of the service's largest size, so each window is one request. */
-const WINDOW_ROWS = 1_000;
-/** Windows read at once. A 50,000-row job is 50 windows: at 9 s an answer they all fit one step. */
-const PARALLEL_WINDOWS = 64;
-
-interface RowsRead {
-  rows: ResultRow[];
-  jobs: Job[];
-  /** Every stored row of every job was read, and every job has stopped. */
-  readAll: boolean;
-}
-
-/** A job to read rows from: its id and how many rows it may hold. */
-interface JobRows {
-  jobId: string;
-  rows: number;
-}
-
-/**
- * Every row of the given jobs, read in parallel windows by row position (the client's results window),
- * so a slow service costs one answer's time, not one per page. The job itself is not read here: each
- * page carries the job's status, and `readAll` says every window reached the end of a stopped job. A
- * window the deadline cuts short leaves its rows unread: they are marked and the next run reads them
- * again, which holds as long as one round of windows fits a step (at 9 s an answer it does).
- */
-async function readRows(z: ZObject, bundle: Bundle, jobs: JobRows[], deadline: number) {
-  const client = clientFor(z, bundle);
-  const windows = jobs.flatMap(({ jobId, rows }) => {
-    const count = Math.max(1, Math.ceil(rows / WINDOW_ROWS));
-    // The last window reads on to the job's end, whatever the count said.
-    return Array.from({ length: count }, (_, i) => ({
-      jobId,
-      startRow: i * WINDOW_ROWS,
-      maxRows: i === count - 1 ? Number.MAX_SAFE_INTEGER : WINDOW_ROWS,
-    }));
-  });
-  const parts: ResultRow[][] = new Array(windows.length);
-  let readAll = true;
-  let next = 0;
-  const worker = async () => {
-    while (next < windows.length) {
-      const index = next++;
-      const { jobId, startRow, maxRows } = windows[index]!;
-      let window;
-      try {
-        window = await client.rowsWindow(jobId, {
-          startRow,
-          maxRows,
-          pageSize: WINDOW_ROWS,
-          deadline,
-        });
-      } catch (error) {
-        // A read that timed out after its retries: its rows are marked and read by the next run.
-        if (
-          !(
-            error instanceof AbortedError ||
-            error instanceof RequestTimeoutError ||
-            error instanceof TimeBudgetSpentError
-          )
-        )
-          throw error;
-        readAll = false;
-        continue;
-      }
-      parts[index] = window.rows;
-      const whole = window.end === 'complete' || (window.end === 'max_rows' && maxRows === WINDOW_ROWS);
-      if (!whole) readAll = false;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WINDOWS, windows.length) }, worker));
-  return { rows: parts.flatMap((p) => p ?? []), readAll };
-}
-
-/**
- * The list's jobs and all their rows. With each job's size known (remembered at submission) the jobs
- * and the rows are read at once, one answer's time on a slow service; without it (a list remembered
- * before sizes were kept, or a submission cut short) the jobs are read first to size the windows.
- */
-async function readList(
+/** The list's jobs and all their rows (the client's reader), keeping time to write the results file. */
+function readList(
   z: ZObject,
   bundle: Bundle,
   jobIds: string[],
   sizes: number[] | undefined,
   deadline: number,
 ): Promise<RowsRead> {
-  const rowsDeadline = deadline - STASH_RESERVE_MS;
-  if (sizes?.length !== jobIds.length) {
-    const jobs = await readJobs(z, bundle, jobIds, deadline);
-    const read = await readRows(
-      z,
-      bundle,
-      jobs.map((j) => ({ jobId: j.job_id, rows: j.processed })),
-      rowsDeadline,
-    );
-    return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
-  }
-  const [jobs, read] = await Promise.all([
-    readJobs(z, bundle, jobIds, deadline),
-    readRows(
-      z,
-      bundle,
-      jobIds.map((jobId, i) => ({ jobId, rows: sizes[i]! })),
-      rowsDeadline,
-    ),
-  ]);
-  return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
+  return clientFor(z, bundle).jobsRows(jobIds, {
+    sizes,
+    deadline,
+    rowsDeadline: deadline - STASH_RESERVE_MS,
+  });
 }
 
-/** Each job as it stands now, read in parallel (one answer's time however many jobs). */
+/** Each job as it stands now, read at once (one answer's time however many jobs). */
 function readJobs(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number): Promise<Job[]> {
   const client = clientFor(z, bundle);
   return Promise.all(jobIds.map((id) => client.getJob(id, { deadline })));
@@ -426,7 +330,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
     return {
-      ...sample,
+      ...verifyFileSample,
       note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
     };
   }
@@ -686,45 +590,6 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
   });
 });
 
-const sampleRows = [
-  withCategory({
-    email: 'ada@acme-corp.com',
-    details: { primary_label: 'valid' as const, tags: [], label_reasons: [] },
-  }),
-  withCategory({
-    email: 'info@acme-corp.com',
-    details: {
-      primary_label: 'valid' as const,
-      tags: [{ label: 'role' as const, confidence: 0.9 }],
-      label_reasons: [],
-    },
-  }),
-];
-
-const sample = {
-  job_id: 'job_8f2c1d9e',
-  job_ids: ['job_8f2c1d9e'],
-  job_status: 'completed',
-  job_failed: false,
-  complete: true,
-  answered_at: '2026-01-15T10:32:00.000Z',
-  results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
-  results_file_name: 'leads-verified.csv',
-  column_used: 'Email',
-  results_file_encoding:
-    'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.',
-  encoding_guessed: false,
-  rows: 3,
-  rows_verified: 2,
-  rows_duplicate: 0,
-  rows_skipped: 1,
-  rows_not_verified: 0,
-  unique_count: 2,
-  malformed_removed: 1,
-  counts: countByGroup(sampleRows),
-  note: '',
-};
-
 export default defineCreate({
   key: 'verify_file_and_wait',
   noun: 'Verified File',
@@ -771,7 +636,7 @@ export default defineCreate({
     ],
     perform,
     performResume,
-    sample,
+    sample: verifyFileSample,
     outputFields: [
       field('results_file', 'Results File (CSV)', 'file'),
       field('results_file_name', 'Results File Name', 'string'),
