@@ -5,6 +5,7 @@
  * says what to fix. A flow then sends the row down its invalid path instead of failing the run.
  */
 import { emailProblem, unwrapAddress } from './validation/email';
+import { asciiDomainAddress } from './validation/idn';
 
 export type BadInputProblem = 'empty' | 'malformed' | 'several_addresses';
 
@@ -35,9 +36,14 @@ function cellText(cell: unknown): string | undefined {
   return undefined;
 }
 
-/** The cell holds one address `verifySingle` takes (as typed, or in `Name <address>` / `mailto:` form). */
+/**
+ * The cell holds one address `verifySingle` takes (as typed, in `Name <address>` / `mailto:` form, or
+ * with a Unicode domain it sends in its xn-- form).
+ */
 function usable(text: string): boolean {
-  return emailProblem(text) === undefined || unwrapAddress(text) !== undefined;
+  if (emailProblem(text) === undefined || unwrapAddress(text) !== undefined) return true;
+  const ascii = asciiDomainAddress(text);
+  return ascii !== undefined && emailProblem(ascii) === undefined;
 }
 
 function verdict(text: string, problem: BadInputProblem, reason: string): BadInputVerdict {

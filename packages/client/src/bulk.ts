@@ -20,7 +20,7 @@ import {
 import { allowanceJobSize, SMALLEST_DAILY_ALLOWANCE, type ApiAllowance } from './allowance';
 import { LIMITS } from './limits';
 import { preflightEmails, type MalformedAddress, type PreflightReport } from './validation/preflight';
-import type { BulkSubmission, Priority, SubmitBulkParams } from './types';
+import type { Account, BulkSubmission, Priority, SubmitBulkParams } from './types';
 
 /** What goes on the wire with each job of a list (the wire's own names). */
 export interface SubmitListParams {
@@ -60,6 +60,12 @@ export interface SubmitListOptions extends RequestOptions {
    * (`unsentAfter`) instead of throwing PartialSubmissionError for a 429, a 503 or the time budget.
    */
   sendWhatFits?: boolean;
+  /**
+   * The account, already read by the caller (e.g. at the same time as other reads, so a slow service
+   * costs one answer's time, not two): planList uses it instead of reading GET /v1/account itself.
+   * `null`: the caller tried and could not read it (planList does not try again).
+   */
+  account?: Account | null;
 }
 
 export interface SubmissionPlan {

@@ -75,28 +75,6 @@ export interface CategorizeOptions {
   source?: 'bulk' | 'single';
 }
 
-/** The category of a single check that got no verdict: the service refunded it (a 408), or its answer was lost. */
-export type UnansweredCategory =
-  | 'Unknown / Not Verified (refunded)'
-  | 'Unknown / Not Verified (may be charged)';
-
-/**
- * A single check that got no verdict is held back like an unknown (group risky), but says "refunded" only
- * when the service refunded it: the spec refunds a 408; an answer lost on the way (a timeout of the
- * caller's, a gateway error) may have been verified and charged.
- */
-export function categorizeUnanswered(refunded: boolean): {
-  category: UnansweredCategory;
-  group: Group;
-  safeToSend: false;
-} {
-  return {
-    category: refunded ? 'Unknown / Not Verified (refunded)' : 'Unknown / Not Verified (may be charged)',
-    group: 'risky',
-    safeToSend: false,
-  };
-}
-
 export interface CategoryFields {
   category: Category;
   group: Group;

@@ -25,6 +25,7 @@ import {
 import { allowanceLeft, allowanceOf, SMALLEST_DAILY_ALLOWANCE } from './allowance';
 import { badInputVerdict, type BadInputVerdict } from './bad-input';
 import { emailProblem, unwrapAddress } from './validation/email';
+import { asciiDomainAddress } from './validation/idn';
 import {
   assertApiKey,
   assertJobId,
@@ -49,6 +50,7 @@ import {
 } from './core/pagination';
 import { waitForJob, type WaitOptions } from './core/waiting';
 import { finishedJobsSince, type FinishedJobs, type FinishedJobsOptions } from './finished-jobs';
+import { readJobsRows, type JobsRows, type JobsRowsOptions } from './jobs-rows';
 import { resumeAfterMessage, type ResumeInput, type ResumeOutcome } from './webhooks/resume';
 import {
   readResultsWindow,
@@ -142,13 +144,24 @@ export class EmailVerificationClient {
     return this.options.runtime;
   }
 
-  /** Verifies one address (1 credit). A 408 is not retried: the credit was refunded and the caller decides. */
+  /**
+   * Verifies one address (1 credit). Only the service's own answer is a verdict. Everything else throws
+   * and is never turned into one: a 408 (VerificationTimeoutError: the spec lists it among its errors, it
+   * carries no primary_label, and the credit is refunded) and an outage (a 5xx, a dropped connection, no
+   * answer in time, an unreadable 2xx: VerificationUncertainError, which may have used the credit). The
+   * POST is never resent after it may have reached the service; only the service's own "not now" (a 429
+   * or 503 with its wait) is waited out and sent again.
+   */
   async verifySingle(params: VerifySingleParams, opts: RequestOptions = {}): Promise<SingleResult> {
     const typed = typeof params.email === 'string' ? params.email.trim() : params.email;
     // The forms people paste (`Ada <ada@x.com>`, `mailto:`) are unwrapped here exactly as a list's pre-flight
     // unwraps them, so one address is accepted wherever a list with it would be.
-    const email =
+    const given =
       typeof typed === 'string' && emailProblem(typed) ? (unwrapAddress(typed)?.email ?? typed) : typed;
+    // A Unicode domain goes in its xn-- form (the service takes host names in ASCII); the answer keeps
+    // the address as given, so it lines up with its row.
+    const ascii = typeof given === 'string' && emailProblem(given) ? asciiDomainAddress(given) : undefined;
+    const email = ascii !== undefined && !emailProblem(ascii) ? ascii : given;
     assertSingleEmail(email, emailProblem);
     const { data } = await this.http.call<SingleResult>({
       method: 'POST',
@@ -162,7 +175,7 @@ export class EmailVerificationClient {
       onUncertain: (cause, sentAt) =>
         new VerificationUncertainError(cause, email as string, new Date(sentAt).toISOString()),
     });
-    return data;
+    return email !== given && data && typeof data === 'object' ? { ...data, email: given as string } : data;
   }
 
   /**
@@ -257,9 +270,12 @@ export class EmailVerificationClient {
       (options.sendWhatFits || plan.preflight.unique.length > SMALLEST_DAILY_ALLOWANCE) &&
       plan.chunks.length
     ) {
-      const account = await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(
-        () => undefined,
-      );
+      const account =
+        options.account !== undefined
+          ? (options.account ?? undefined)
+          : await this.getAccount({ signal: options.signal, deadline: options.deadline }).catch(
+              () => undefined,
+            );
       const allowance = account && allowanceOf(account);
       if (allowance) {
         plan = sizePlan(plan, allowance);
@@ -389,6 +405,14 @@ export class EmailVerificationClient {
    */
   rowsWindow(jobId: string, options: Omit<ResultsWindowOptions, 'job'>): Promise<RowsOnlyWindow> {
     return readResultsWindow(this, jobId, { ...options, job: false }, () => this.options.runtime.now());
+  }
+
+  /**
+   * Every row of a list's jobs, read at once in windows (one answer's time on a slow service), with the
+   * jobs themselves; `readAll` says whether every row of every stopped job came (see jobs-rows.ts).
+   */
+  jobsRows(jobIds: string[], options: JobsRowsOptions): Promise<JobsRows> {
+    return readJobsRows(this, jobIds, options);
   }
 
   /**

@@ -25,6 +25,7 @@ export type { ResultsWindow, ResultsWindowOptions, RowsOnlyWindow, WindowEnd } f
 export { readPositionWindow } from './position-window';
 export type { PositionWindow, PositionWindowOptions } from './position-window';
 export type { FinishedJobs, FinishedJobsOptions } from './finished-jobs';
+export type { JobsRows, JobsRowsOptions } from './jobs-rows';
 export * from './types';
 
 // Errors, one class per situation.

@@ -60,7 +60,6 @@ const PUBLIC = [
   'baseUrlProblem',
   'buildWebhookDelivery',
   'categorize',
-  'categorizeUnanswered',
   'checkCompletionMessage',
   'checkResolvedAddresses',
   'checkWebhookUrl',

@@ -83,7 +83,7 @@ export async function runDemo({ baseUrl, apiKey, webhookSecret, log }: DemoConte
 
     const single = await run<Verified>(step(creates.verify_email.operation.perform, 'verify_email'), {
       authData,
-      inputData: { email: 'catchall.carl@acme-corp.com', on_timeout: 'unknown' },
+      inputData: { email: 'catchall.carl@acme-corp.com' },
     });
     log(
       `2. Verify Email Address: ${single.email} -> ${single.category} (group ${single.group}, safe to send: ${single.safe_to_send})`,

@@ -8,11 +8,13 @@
 // 4. `zapier-platform build --skip-validation` here, as push runs it (install from the registry, zip,
 //    the CLI's own check of the zip), leaving build/build.zip; only the style check, which calls
 //    Zapier's servers, is left to push;
-// 5. `zapier-platform validate --without-style`, the local half of that check.
+// 5. `zapier-platform validate --without-style`, the local half of that check;
+// 6. build/source.zip holds no node_modules and no tests.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { readListing, listingProblems } = require('./listing.cjs');
 const { runZapierCli } = require('./zapier-cli.cjs');
+const { zipEntries, sourceZipProblems } = require('./zip-entries.cjs');
 
 const root = path.join(__dirname, '..');
 
@@ -61,6 +63,14 @@ async function main() {
       process.exit(result.status || 1);
     }
   }
+  // The CLI zips the app folder's sources honouring only its .gitignore: dependencies and tests must
+  // not ride along to Zapier.
+  const problems = sourceZipProblems(zipEntries(path.join(root, 'build', 'source.zip')));
+  if (problems.length) {
+    process.stderr.write(`✖ ${problems.join('\n✖ ')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write('✔ build/source.zip holds no dependencies or tests\n');
   process.stdout.write(
     '\n✔ ready to push: npm run zapier -w @evf/zapier -- push (with the same variables set)\n',
   );

@@ -1,6 +1,6 @@
 import { assertWebhookSecret, type Account } from '@evf/client';
 import type { Authentication, Bundle, ZObject } from 'zapier-platform-core';
-import { clientFor, webhookSecrets } from './client';
+import { apiKeyOf, clientFor, webhookSecrets } from './client';
 import { APP_ORIGIN } from './config';
 import { mapErrors } from './errors';
 
@@ -23,8 +23,10 @@ function text(value: unknown): string | undefined {
 /**
  * Names the connected account (Zapier check D003: the label must tell connections apart, never hold a
  * secret). The spec shows only plan and credits and says a few further fields are "not shown", so
- * each field is read defensively: name (or company) and email when present, else the account ID, else the plan,
- * which at least says what was connected. With none of them the label is empty, so Zapier's own name
+ * each field is read defensively: name (or company) and email when present, else the account ID. Without
+ * them (the spec's own account), the key's last four characters and the plan: "Key ending 3f9a (pro
+ * plan)" tells two connections of one plan apart, and four characters of a key are no usable part of
+ * it (the user can match them against the key they pasted). With none of them the label is empty, so Zapier's own name
  * applies (the app's name, "#2" for a second connection): a constant would be an app name again, which
  * Zapier already puts in every label ("it is redundant to add any hard coded app name",
  * https://docs.zapier.com/platform/build/connection-label).
@@ -38,6 +40,9 @@ export async function connectionLabel(_z: ZObject, bundle: Bundle<Partial<Accoun
   const id = text(account.account_id) ?? text(account.id);
   if (id) return `Account ${id}`;
   const plan = text(account.plan);
+  const key = apiKeyOf(bundle);
+  const ending = key && key.length >= 12 ? key.slice(-4) : undefined;
+  if (ending) return plan ? `Key ending ${ending} (${plan} plan)` : `Key ending ${ending}`;
   return plan ? `Account on the ${plan} plan` : '';
 }
 

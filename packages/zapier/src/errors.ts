@@ -1,12 +1,15 @@
 import {
   ApiError,
+  ConnectionError,
   EvfError,
   InputError,
   PartialSubmissionError,
   RateLimitError,
+  RequestTimeoutError,
   ServiceUnavailableError,
   SubmissionUncertainError,
   TimeBudgetSpentError,
+  VerificationUncertainError,
   WebhookVerificationError,
   errorField,
   errorReason,
@@ -123,6 +126,7 @@ export function toZapierError(z: ZObject, err: unknown, place: ErrorPlace = 'ste
       `Part of the list was submitted as ${ids.length} job(s) (${ids.join(', ')}), then the rest stopped; ${err.unsent.length} addresses were not sent.${uncertain}${cause} Pick those jobs in "Find Bulk Job" to see what they hold before you submit only the addresses they lack.`,
     );
   }
+  if (err instanceof VerificationUncertainError) return noVerdict(z, err);
   if (err instanceof WebhookVerificationError)
     return new z.errors.Error(err.message, `webhook_${err.code}`, 401);
   if (err instanceof TimeBudgetSpentError) {
@@ -141,6 +145,31 @@ export function toZapierError(z: ZObject, err: unknown, place: ErrorPlace = 'ste
   }
   if (err instanceof EvfError) return new z.errors.Error(err.message, err.name);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * A single check that got no answer it could trust (a 5xx, a dropped connection, no answer in time) is
+ * an error in Zap history, never an "unknown" verdict: Zapier's build guidelines say "Users should never
+ * receive a success/200 response if there was an error in the request", and a verdict made up during an
+ * outage would tag every lead risky with nothing in Zap history. An ordinary error (not halted), so
+ * Zapier's autoreplay may run it again: at worst one more credit for the one address.
+ */
+function noVerdict(z: ZObject, err: VerificationUncertainError): Error {
+  const cause = err.cause;
+  const status = errorStatus(cause);
+  const what =
+    status !== undefined && status >= 300
+      ? `the service, or a gateway in front of it, answered HTTP ${status}`
+      : cause instanceof RequestTimeoutError
+        ? 'no answer came back in time'
+        : cause instanceof ConnectionError
+          ? 'the connection broke before an answer came back'
+          : 'the answer could not be read';
+  return new z.errors.Error(
+    `No verdict for this address: it was sent for verification at ${err.sentAt}, and ${what}. The service may have verified it and used 1 credit. Replay this run from your Zap history in a few minutes (it may use 1 more credit); if many runs fail like this, the service is having an outage.`,
+    'no_verdict',
+    status !== undefined && status >= 300 ? status : undefined,
+  );
 }
 
 /** What one HTTP status becomes in Zapier: the error type by what the user can do, and the words. */
@@ -177,6 +206,18 @@ const otherStatus: StatusRule = (z, err) =>
  */
 const BY_STATUS: Record<number, StatusRule> = {
   400: refusedInput,
+  // The spec lists 408 among its errors: the address's mail server gave no answer in 30 s, the service
+  // gave no verdict (no primary_label to map) and refunded the credit. So it is an error, not a verdict.
+  408: (z, err) =>
+    new z.errors.Error(
+      describe(
+        "No verdict for this address: its mail server gave no answer within the service's 30 seconds, and the service refunded the credit",
+        err,
+        'Replay this run from your Zap history later; no credit was used.',
+      ),
+      'verification_timeout',
+      408,
+    ),
   422: refusedInput,
   // A new key helps only here: Zapier marks the connection expired and asks the user to reconnect
   // (custom auth has no refresh step, so RefreshAuthError could not help).

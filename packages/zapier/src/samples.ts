@@ -1,4 +1,5 @@
 import {
+  countByGroup,
   preflightEmails,
   withCategory,
   type BulkSubmission,
@@ -46,7 +47,7 @@ export const singleResultSample: SingleResult = {
   processed_at: '2026-01-15T10:30:12Z',
 };
 
-export const verifyEmailSample = { ...withCategory(singleResultSample), timed_out: false };
+export const verifyEmailSample: Record<string, unknown> = { ...withCategory(singleResultSample) };
 
 export const resultRowSamples: ResultRow[] = [
   {
@@ -131,3 +132,43 @@ export const creditBalanceSample: CreditBalance = {
 export const preflightSample = preflightSummary(
   preflightEmails(['ada@northwind.example', 'grace@contoso.example', 'ghost@contoso.example']),
 );
+
+const sampleRows = [
+  withCategory({
+    email: 'ada@acme-corp.com',
+    details: { primary_label: 'valid' as const, tags: [], label_reasons: [] },
+  }),
+  withCategory({
+    email: 'info@acme-corp.com',
+    details: {
+      primary_label: 'valid' as const,
+      tags: [{ label: 'role' as const, confidence: 0.9 }],
+      label_reasons: [],
+    },
+  }),
+];
+
+/** Verify File and Wait's output: a results file of three rows, two verified and one skipped. */
+export const verifyFileSample = {
+  job_id: 'job_8f2c1d9e',
+  job_ids: ['job_8f2c1d9e'],
+  job_status: 'completed',
+  job_failed: false,
+  complete: true,
+  answered_at: '2026-01-15T10:32:00.000Z',
+  results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
+  results_file_name: 'leads-verified.csv',
+  column_used: 'Email',
+  results_file_encoding:
+    'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.',
+  encoding_guessed: false,
+  rows: 3,
+  rows_verified: 2,
+  rows_duplicate: 0,
+  rows_skipped: 1,
+  rows_not_verified: 0,
+  unique_count: 2,
+  malformed_removed: 1,
+  counts: countByGroup(sampleRows),
+  note: '',
+};

@@ -66,7 +66,7 @@ interface ContractShape {
   lineItems?: Record<string, { schema: string; added: string[] }>;
 }
 const CONTRACT: Record<string, ContractShape> = {
-  verify_email: { schema: 'SingleResult', added: [...CATEGORY_FIELDS, 'timed_out'], complete: true },
+  verify_email: { schema: 'SingleResult', added: CATEGORY_FIELDS, complete: true },
   submit_bulk: {
     schema: 'BulkSubmission',
     added: [

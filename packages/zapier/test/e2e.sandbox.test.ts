@@ -35,7 +35,7 @@ it('connects: the test request works and the label names the account (D003), eve
   const account = await run(steps.authTest, { authData: { ...auth(), api_key: `${sb.apiKey}\n` } });
   const label = await run(steps.connectionLabel, { authData: auth(), inputData: account });
   // GET /v1/account in the spec's shape shows plan, credits and credits_used_today only.
-  expect(label).toBe(`Account on the ${account.plan} plan`);
+  expect(label).toBe(`Key ending ${sb.apiKey.slice(-4)} (${account.plan} plan)`);
   // Where the service shows further fields (the sandbox's accountExtras option), the label uses them.
   const extras = await startSandbox({ port: 0, accountExtras: true });
   const baseUrl = process.env.EVF_BASE_URL;
@@ -71,23 +71,22 @@ it('Verify Email Address: verdict, category fields, and 1 credit', async () => {
   assertMatches(
     'SingleResult',
     Object.fromEntries(
-      Object.entries(out).filter(([k]) => !['category', 'group', 'safe_to_send', 'timed_out'].includes(k)),
+      Object.entries(out).filter(([k]) => !['category', 'group', 'safe_to_send'].includes(k)),
     ),
   );
-  expect(out).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false, timed_out: false });
+  expect(out).toMatchObject({ category: 'Catch-All', group: 'risky', safe_to_send: false });
   expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
   expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
 });
 
-it('Verify Email Address: a 408 from the service becomes "unknown, re-verify later", refunded', async () => {
+it('Verify Email Address: a 408 from the service is an error in Zap history, its credit refunded', async () => {
   const before = sb.ledger(sb.apiKey);
-  const out = await run(steps.verify, {
-    authData: auth(),
-    inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' },
-  });
-  expect(out).toMatchObject({ timed_out: true, group: 'risky', credits_used: 0 });
-  const after = sb.ledger(sb.apiKey);
-  expect(after.credits).toBe(before.credits);
+  const error = await zapierError(
+    run(steps.verify, { authData: auth(), inputData: { email: 'slow.sam@acme-corp.com' } }),
+  );
+  expect(error).toMatchObject({ code: 'verification_timeout', status: 408 });
+  expect(error.message).toMatch(/refunded the credit/);
+  expect(sb.ledger(sb.apiKey).credits).toBe(before.credits);
 });
 
 it('Verify List and Wait: signed callback accepted, every row categorized, credits = unique valid addresses minus refunds', async () => {
@@ -132,7 +131,7 @@ it('Verify List and Wait: signed callback accepted, every row categorized, credi
   expectNoSecrets(out, [sb.apiKey, sb.webhookSecret]);
 });
 
-it('Verify Email Address: an answer lost at a gateway after the service charged is not called refunded', async () => {
+it('Verify Email Address: a gateway 502 after the service charged is an error that says a credit may be used', async () => {
   const before = sb.ledger(sb.apiKey);
   sb.faults.failNext({
     path: '/v1/verify/single',
@@ -141,14 +140,25 @@ it('Verify Email Address: an answer lost at a gateway after the service charged 
     when: 'after',
     from: 'gateway',
   });
-  const out = await run(steps.verify, {
-    authData: auth(),
-    inputData: { email: 'valid.gate@acme-corp.com', on_timeout: 'unknown' },
-  });
+  const error = await zapierError(
+    run(steps.verify, { authData: auth(), inputData: { email: 'valid.gate@acme-corp.com' } }),
+  );
   expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
-  expect(out).toMatchObject({ timed_out: true, group: 'risky', credits_used: null });
-  expect(out.category).not.toMatch(/refunded/);
-  expect(out.category).toBe('Unknown / Not Verified (may be charged)');
+  expect(error).toMatchObject({ code: 'no_verdict', status: 502 });
+  expect(error.message).toMatch(/answered HTTP 502\. The service may have verified it and used 1 credit\./);
+  expect(error.message).not.toMatch(/refunded/);
+});
+
+it('Verify Email Address verifies user@bücher.de: sent in its xn-- form, answered as given, 1 credit', async () => {
+  const before = sb.ledger(sb.apiKey);
+  const sent = sb.requests.length;
+  const out = await run(steps.verify, { authData: auth(), inputData: { email: 'user@bücher.de' } });
+  const post = sb.requests.slice(sent).find((r) => r.path === '/v1/verify/single');
+  expect(post).toBeDefined();
+  expect(out).toMatchObject({ email: 'user@bücher.de', credits_used: 1 });
+  expect(out.group).toMatch(/^(safe_to_send|risky|invalid)$/);
+  expect(out.reason).not.toMatch(/Nothing was sent/);
+  expect(sb.ledger(sb.apiKey).charged - before.charged).toBe(1);
 });
 
 it('Verify Email Address accepts a pasted "Name <address>" as a list step does, and verifies the address inside', async () => {
@@ -156,7 +166,7 @@ it('Verify Email Address accepts a pasted "Name <address>" as a list step does, 
     authData: auth(),
     inputData: { email: 'Ada Lovelace <valid.ada.pasted@acme-corp.com>' },
   });
-  expect(out).toMatchObject({ email: 'valid.ada.pasted@acme-corp.com', category: 'Valid', timed_out: false });
+  expect(out).toMatchObject({ email: 'valid.ada.pasted@acme-corp.com', category: 'Valid' });
 });
 
 it('job dropdown labels tell apart two jobs of one size submitted in the same minute', async () => {

@@ -133,12 +133,6 @@ const happyPaths: Record<string, () => Promise<void>> = {
           inputData: { email: 'valid.two@acme-corp.com', check_smtp: 'false' },
         }),
       );
-      const timedOut = await run(steps.verify, {
-        authData: auth(),
-        inputData: { email: 'slow.sam@acme-corp.com', on_timeout: 'unknown' },
-      });
-      expect(timedOut.timed_out).toBe(true);
-      record('verify_email', 'timed out', timedOut);
     },
 
   'Submit Bulk Verification, Find Bulk Job, Find Bulk Job Results and both triggers': async () => {

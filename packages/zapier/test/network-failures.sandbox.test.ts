@@ -83,22 +83,24 @@ it('the transport reports a refused connection as provably not sent', async () =
   expect(error).toMatchObject({ kind: 'connect', sent: false });
 });
 
-it('Verify Email Address turns its own timeout into an unknown result without claiming a refund', async () => {
+it('Verify Email Address fails the step on its own timeout, never claiming a refund or a verdict', async () => {
   behaviour = 'hang';
-  const out: any = await run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'unknown' }));
-  expect(out).toMatchObject({ timed_out: true, group: 'risky', safe_to_send: false, credits_used: null });
-  expect(out.reason).toMatch(/may still have been verified/);
+  const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com' })));
+  expect(error).toMatchObject({ name: 'AppError', code: 'no_verdict' });
+  expect(error.message).toMatch(
+    /no answer came back in time\. The service may have verified it and used 1 credit\./,
+  );
   // A POST that may have reached the service is never sent twice.
   expect(requests).toBe(1);
 });
 
-it('Verify Email Address fails the step on its own timeout when the user chose that', async () => {
-  behaviour = 'hang';
-  const error = await zapierError(
-    run(steps.verify, bundle({ email: 'slow@acme-corp.com', on_timeout: 'error' })),
+it('Verify Email Address fails the step when the connection drops after sending', async () => {
+  behaviour = 'drop';
+  const error = await zapierError(run(steps.verify, bundle({ email: 'slow@acme-corp.com' })));
+  expect(error.message).toMatch(
+    /the connection broke before an answer came back\. The service may have verified it/,
   );
-  expect(error.message).toMatch(/No answer came back in time/);
-  expect(requests).toBe(1);
+  expect(posts).toBe(1);
 });
 
 it('a bulk submission whose connection dropped halts (no auto-replay that could charge twice) and is not resent', async () => {

@@ -108,3 +108,22 @@ it('the file gone before the resume: the results list the verified rows, and do 
   );
   expect(sb.ledger(account.accountId).charged).toBe(10_000);
 }, 60_000);
+
+it('the same rows uploaded again under another name and List Name are the same list: nothing charged again', async () => {
+  const account = sb.addAccount({ plan: 'pro', credits: 100_000 });
+  const side: ZapierSide = { files, receiver, authData: { api_key: account.apiKey }, zcache: {} };
+  const file = makeSheetFile(2_000, 'renamed');
+  const first = await runWholeSheetZap(sb, side, files.host('leads-march.csv', file.csv), {
+    name: 'leads-march',
+  });
+  expect(first.output).toMatchObject({ complete: true });
+  expect(first.charged).toBe(file.unique);
+  const again = await runWholeSheetZap(sb, side, files.host('leads-march (1).csv', file.csv), {
+    name: 'leads-march (1)',
+  });
+  expect(again.error).toBeUndefined();
+  expect(again.output).toMatchObject({ complete: true, rows_verified: file.unique });
+  expect(again.output!.note).toMatch(/nothing was submitted again/);
+  expect(again.charged).toBe(0);
+  expect(again.sheet!.slice(1)).toEqual(first.sheet!.slice(1));
+}, 60_000);

@@ -38,6 +38,10 @@ const { runZapierCli, NODE_PACKAGE } = require('../scripts/zapier-cli.cjs') as {
   ): Promise<{ status: number; stdout: string; stderr: string }>;
   NODE_PACKAGE: string;
 };
+const { zipEntries, sourceZipProblems } = require('../scripts/zip-entries.cjs') as {
+  zipEntries(file: string): string[];
+  sourceZipProblems(names: string[]): string[];
+};
 
 const appRoot = path.join(__dirname, '..');
 
@@ -168,6 +172,17 @@ describeWhenPresent(
       expect(names.filter((n) => /^packages\/|@evf\/|\.ts$/.test(n))).toEqual([]);
       const manifest = JSON.parse(readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
       expect(Object.keys(manifest.devDependencies ?? {}).filter((d) => d.startsWith('@evf/'))).toEqual([]);
+    });
+
+    it("source.zip holds the app's sources, never its dependencies or tests (the release check's rule)", () => {
+      const names = zipEntries(path.join(appDir, 'build', 'source.zip'));
+      expect(names).toContain('src/index.ts');
+      expect(sourceZipProblems(names)).toEqual([]);
+      // git still sees the tests: the ignore line the CLI reads for them is not one git applies.
+      const tracked = spawnSync('git', ['check-ignore', '--no-index', '-q', 'test/new-file.test.ts'], {
+        cwd: appRoot,
+      });
+      expect(tracked.status).toBe(1);
     });
 
     it('leaves no generated file in the app folder (definition.json, zapierwrapper.js), and git ignores every output', () => {

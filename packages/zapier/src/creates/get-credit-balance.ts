@@ -52,7 +52,7 @@ export default defineCreate({
   display: {
     label: 'Get Credit Balance',
     description:
-      'Reads the credits left on the account, the credits used in the last 24 hours and 30 days, and the renewal date (free), and says whether they cover Minimum Credits, e.g. to stop a Zap before a large list when the balance is low.',
+      "Gets the account's credit balance and usage, and whether it covers a given number of credits.",
   },
   operation: {
     inputFields: [

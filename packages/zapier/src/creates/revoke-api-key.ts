@@ -31,8 +31,7 @@ export default defineCreate({
   noun: 'API Key',
   display: {
     label: 'Revoke API Key',
-    description:
-      'Revokes one of your API keys, e.g. the old key after rotating to a new one. This cannot be undone.',
+    description: 'Revokes one of your API keys for good, e.g. the old key after a rotation.',
   },
   operation: {
     inputFields: [

@@ -218,7 +218,7 @@ export default defineCreate({
   display: {
     label: 'Submit Bulk Verification',
     description:
-      'Sends a whole list as background jobs (1 credit per unique address). Use the Bulk Job Finished trigger or Find Bulk Job to pick up the results. What does not fit the daily allowance or the 30 seconds of a step comes back as Not Sent Addresses, uncharged, with when to continue.',
+      'Sends a list as background verification jobs, returning what did not fit today as Not Sent Addresses.',
   },
   operation: {
     inputFields: [

@@ -9,7 +9,6 @@
  * name), their rows are read back, and only the addresses still without an answer are submitted.
  */
 import {
-  AbortedError,
   checkCompletionMessage,
   countByGroup,
   InputError,
@@ -17,22 +16,22 @@ import {
   listFingerprint,
   PartialSubmissionError,
   preflightEmails,
-  RequestTimeoutError,
   SubmissionUncertainError,
-  TimeBudgetSpentError,
-  withCategory,
   type Job,
-  type ResultRow,
+  type JobsRows as RowsRead,
 } from '@evf/client';
 import { readTable, writeDelimited, type TableList } from '@evf/tables';
+import { createHash } from 'node:crypto';
 import { defineCreate, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor, webhookSecrets } from '../client';
 import { stepDeadline } from '../budget';
+import { REQUEST_TIMEOUT_MS } from '../config';
 import { mapErrors } from '../errors';
 import { optionalString } from '../fields/coerce';
 import { listInputFields } from '../fields/inputs';
 import { jobOptionsFromInput, type ListInputData } from '../fields/list-input';
 import { field, groupCountOutputFields } from '../fields/outputs';
+import { verifyFileSample } from '../samples';
 import { readableTime, readableTimeAfter } from '../shapes';
 import {
   downloadTableFile,
@@ -57,6 +56,12 @@ interface RememberedList {
   job_sizes?: number[];
   /** Set while a submission is on the wire: if the step dies there, a job may exist that is not listed. */
   submitting_since?: string;
+  /**
+   * The jobs hold exactly the first this many unique addresses of the list, in the order `order` names:
+   * a rerun then sends the rest without reading the earlier rows (only the jobs, to see they ended).
+   */
+  sent_through?: number;
+  order?: string;
 }
 
 /** What perform hands to performResume (Zapier keeps it as bundle.outputData while the Zap waits). */
@@ -87,6 +92,9 @@ function notSentReason(unsentAfter: string | undefined, overOneJob: boolean, pau
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** "0.4 s", "9.1 s": a measured time in the step's words. */
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 /**
  * Verify Again After (Days): answers older than this are not reused; empty reuses them for as long as
  * they are remembered. At least 1 day, so a replay of the same run (Zapier replays minutes or hours
@@ -116,8 +124,6 @@ function answeredAt(jobs: Job[]): string | undefined {
 const REMEMBER_SECONDS = 30 * 24 * 3600;
 /** Time kept back from the step's budget to write and stash the results file. */
 const STASH_RESERVE_MS = 4_000;
-/** Rows one list can have (one job: Zapier resumes a step once). */
-const MAX_ROWS_PER_LIST = 50_000;
 
 interface ZCache {
   get(key: string, scope?: string[]): Promise<unknown>;
@@ -134,12 +140,30 @@ function remembered(value: unknown): RememberedList {
     job_ids: jobIds,
     job_sizes: sizesFor(jobIds, v.job_sizes),
     submitting_since: v.submitting_since,
+    ...(Number.isSafeInteger(v.sent_through) && typeof v.order === 'string'
+      ? { sent_through: v.sent_through, order: v.order }
+      : {}),
   };
 }
 
 /** The list as z.cache keeps it (it refuses undefined values, so an unknown size is left out). */
-function record(jobIds: string[], sizes: number[] | undefined): RememberedList {
-  return sizes ? { job_ids: jobIds, job_sizes: sizes } : { job_ids: jobIds };
+function record(
+  jobIds: string[],
+  sizes: number[] | undefined,
+  sent?: { through: number | undefined; order: string },
+): RememberedList {
+  return {
+    job_ids: jobIds,
+    ...(sizes ? { job_sizes: sizes } : {}),
+    ...(sent?.through === undefined ? {} : { sent_through: sent.through, order: sent.order }),
+  };
+}
+
+/** The unique addresses in file order, as a short hash: a re-sorted file has the same key, not this. */
+function orderOf(unique: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const email of unique) hash.update(`${email.toLowerCase()}\n`);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** Sizes that match the jobs one for one, or none (a list remembered before sizes were kept). */
@@ -152,121 +176,32 @@ function sizesFor(jobIds: string[], sizes: unknown): number[] | undefined {
     : undefined;
 }
 
-/** The table's pre-flight report, and the list's key: the same scan at submission and when writing back. */
-function preflightOf(table: TableList, name: string | undefined) {
+/**
+ * The table's pre-flight report, and the list's key: the same scan at submission and when writing back.
+ * The key is the rows' addresses alone, not the List Name (often mapped from the file's title): the
+ * same rows uploaded again under another name are the same list, and are not charged again.
+ */
+function preflightOf(table: TableList) {
   const preflight = preflightEmails(table.emails);
-  return { preflight, key: `evf-list:${listFingerprint(preflight.unique, name ?? '')}` };
+  return { preflight, key: `evf-list:${listFingerprint(preflight.unique)}` };
 }
 
-/** Rows per window: one page of the service's largest size, so each window is one request. */
-const WINDOW_ROWS = 1_000;
-/** Windows read at once. A 50,000-row job is 50 windows: at 9 s an answer they all fit one step. */
-const PARALLEL_WINDOWS = 64;
-
-interface RowsRead {
-  rows: ResultRow[];
-  jobs: Job[];
-  /** Every stored row of every job was read, and every job has stopped. */
-  readAll: boolean;
-}
-
-/** A job to read rows from: its id and how many rows it may hold. */
-interface JobRows {
-  jobId: string;
-  rows: number;
-}
-
-/**
- * Every row of the given jobs, read in parallel windows by row position (the client's results window),
- * so a slow service costs one answer's time, not one per page. The job itself is not read here: each
- * page carries the job's status, and `readAll` says every window reached the end of a stopped job. A
- * window the deadline cuts short leaves its rows unread: they are marked and the next run reads them
- * again, which holds as long as one round of windows fits a step (at 9 s an answer it does).
- */
-async function readRows(z: ZObject, bundle: Bundle, jobs: JobRows[], deadline: number) {
-  const client = clientFor(z, bundle);
-  const windows = jobs.flatMap(({ jobId, rows }) => {
-    const count = Math.max(1, Math.ceil(rows / WINDOW_ROWS));
-    // The last window reads on to the job's end, whatever the count said.
-    return Array.from({ length: count }, (_, i) => ({
-      jobId,
-      startRow: i * WINDOW_ROWS,
-      maxRows: i === count - 1 ? Number.MAX_SAFE_INTEGER : WINDOW_ROWS,
-    }));
-  });
-  const parts: ResultRow[][] = new Array(windows.length);
-  let readAll = true;
-  let next = 0;
-  const worker = async () => {
-    while (next < windows.length) {
-      const index = next++;
-      const { jobId, startRow, maxRows } = windows[index]!;
-      let window;
-      try {
-        window = await client.rowsWindow(jobId, {
-          startRow,
-          maxRows,
-          pageSize: WINDOW_ROWS,
-          deadline,
-        });
-      } catch (error) {
-        // A read that timed out after its retries: its rows are marked and read by the next run.
-        if (
-          !(
-            error instanceof AbortedError ||
-            error instanceof RequestTimeoutError ||
-            error instanceof TimeBudgetSpentError
-          )
-        )
-          throw error;
-        readAll = false;
-        continue;
-      }
-      parts[index] = window.rows;
-      const whole = window.end === 'complete' || (window.end === 'max_rows' && maxRows === WINDOW_ROWS);
-      if (!whole) readAll = false;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WINDOWS, windows.length) }, worker));
-  return { rows: parts.flatMap((p) => p ?? []), readAll };
-}
-
-/**
- * The list's jobs and all their rows. With each job's size known (remembered at submission) the jobs
- * and the rows are read at once, one answer's time on a slow service; without it (a list remembered
- * before sizes were kept, or a submission cut short) the jobs are read first to size the windows.
- */
-async function readList(
+/** The list's jobs and all their rows (the client's reader), keeping time to write the results file. */
+function readList(
   z: ZObject,
   bundle: Bundle,
   jobIds: string[],
   sizes: number[] | undefined,
   deadline: number,
 ): Promise<RowsRead> {
-  const rowsDeadline = deadline - STASH_RESERVE_MS;
-  if (sizes?.length !== jobIds.length) {
-    const jobs = await readJobs(z, bundle, jobIds, deadline);
-    const read = await readRows(
-      z,
-      bundle,
-      jobs.map((j) => ({ jobId: j.job_id, rows: j.processed })),
-      rowsDeadline,
-    );
-    return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
-  }
-  const [jobs, read] = await Promise.all([
-    readJobs(z, bundle, jobIds, deadline),
-    readRows(
-      z,
-      bundle,
-      jobIds.map((jobId, i) => ({ jobId, rows: sizes[i]! })),
-      rowsDeadline,
-    ),
-  ]);
-  return { ...read, jobs, readAll: read.readAll && jobs.every(isJobStopped) };
+  return clientFor(z, bundle).jobsRows(jobIds, {
+    sizes,
+    deadline,
+    rowsDeadline: deadline - STASH_RESERVE_MS,
+  });
 }
 
-/** Each job as it stands now, read in parallel (one answer's time however many jobs). */
+/** Each job as it stands now, read at once (one answer's time however many jobs). */
 function readJobs(z: ZObject, bundle: Bundle, jobIds: string[], deadline: number): Promise<Job[]> {
   const client = clientFor(z, bundle);
   return Promise.all(jobIds.map((id) => client.getJob(id, { deadline })));
@@ -312,7 +247,7 @@ async function finish(
   table ??= readTable(writeDelimited([['Email'], ...(rows.length ? rows.map((r) => [r.email]) : [['']])]), {
     column: 'Email',
   });
-  const { preflight, key } = preflightOf(table, optionalString(bundle.inputData.name));
+  const { preflight, key } = preflightOf(table);
   // The file was edited while the job ran: rows added since were never sent, and a rerun is a new list.
   const changed = file !== undefined && listKey !== undefined && key !== listKey;
   if (changed)
@@ -405,30 +340,59 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   if (bundle.meta?.isLoadingSample) {
     // Testing the step in the editor must not submit (and charge) a list whose answer it cannot wait for.
     return {
-      ...sample,
+      ...verifyFileSample,
       note: 'Test run: nothing was submitted or charged. A live Zap waits here for the real results.',
     };
   }
   const input = bundle.inputData;
   const reverifyDays = reverifyAfterDays(input.reverify_after_days);
+  const started = Date.now();
   const file = await downloadTableFile(z, input.file);
   const table = readTableFile(file, input.column, input.sheet, input.header_row);
   const sheet = { file, table };
   const options = jobOptionsFromInput(input);
-  const { preflight, key } = preflightOf(table, options.name);
+  const { preflight, key } = preflightOf(table);
   const cache = cacheOf(z);
   let earlier = remembered(await cache.get(key, SCOPE));
   if (earlier.submitting_since) {
-    throw new z.errors.HaltedError(
-      `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, give it another List Name.`,
-    );
+    const since = Date.parse(earlier.submitting_since);
+    // Verify Again After (Days) is the way to send the list anyway, once the lost submission is that old.
+    if (reverifyDays === undefined || !(since < Date.now() - reverifyDays * DAY_MS))
+      throw new z.errors.HaltedError(
+        `An earlier run of this step was submitting this same list at ${earlier.submitting_since} and its answer was lost, so a job may exist and be charged. Look for it in "Find Bulk Job" or the dashboard before running again; to submit the list anyway, set Verify Again After (Days) to 1 and run the step after ${readableTimeAfter(new Date(since + DAY_MS).toISOString())}.`,
+      );
+    earlier = { job_ids: [], job_sizes: [] };
   }
   const client = clientFor(z, bundle);
   const done = new Set<string>();
-  let earlierRead: RowsRead | undefined;
+  const fileMs = Date.now() - started;
+  // The earlier jobs (their rows too, unless the memory says which addresses they hold) and the account
+  // (read once, for the plan below) are read at once: on a slow service that is one answer's time, and a
+  // whole attempt to send still fits the step after it.
+  const order = orderOf(preflight.unique);
+  const quick = earlier.order === order && earlier.sent_through !== undefined;
+  const readEarlier = (): Promise<RowsRead> =>
+    readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
+  const [readBefore, account] = await Promise.all([
+    earlier.job_ids.length === 0
+      ? Promise.resolve(undefined)
+      : quick
+        ? readJobs(z, bundle, earlier.job_ids, deadline).then((jobs) => ({ rows: [], jobs, readAll: true }))
+        : readEarlier(),
+    client.getAccount({ deadline }).catch(() => null),
+  ]);
+  let earlierRead: RowsRead | undefined = readBefore;
+  // Which addresses the jobs hold, without their rows: only while every job ended whole (a job that
+  // stopped short leaves addresses to send again, which only its rows tell).
+  let sentThrough: number | undefined = earlier.job_ids.length === 0 ? 0 : undefined;
+  if (quick && readBefore) {
+    if (readBefore.jobs.some((j) => isJobStopped(j) && j.status !== 'completed'))
+      earlierRead = await readEarlier();
+    else sentThrough = earlier.sent_through;
+  }
+  const readsMs = Date.now() - started - fileMs;
   let reused: string | undefined;
-  if (earlier.job_ids.length) {
-    earlierRead = await readList(z, bundle, earlier.job_ids, earlier.job_sizes, deadline);
+  if (earlierRead) {
     const running = earlierRead.jobs.find((job) => !isJobStopped(job));
     if (running) {
       throw new z.errors.HaltedError(
@@ -445,6 +409,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       // new jobs replace the old ones in the memory.
       earlier = { job_ids: [], job_sizes: [] };
       earlierRead = undefined;
+      sentThrough = 0;
     } else {
       reused = at;
     }
@@ -461,8 +426,15 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       );
     }
   }
-  const rest = preflight.unique.filter((e) => !done.has(e.toLowerCase()));
+  const rest =
+    sentThrough === undefined
+      ? preflight.unique.filter((e) => !done.has(e.toLowerCase()))
+      : preflight.unique.slice(sentThrough);
+  // The results file needs the earlier rows: read now where the jobs alone were read.
+  const withRows = async (read: RowsRead): Promise<RowsRead> =>
+    sentThrough !== undefined && read.jobs.length ? readEarlier() : read;
   if (rest.length === 0 && earlierRead) {
+    earlierRead = await withRows(earlierRead);
     return finish(
       z,
       bundle,
@@ -482,16 +454,13 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const fields = { ...options };
   let restPlan = await client.planList(
     { emails: rest.length ? rest : table.emails, ...fields },
-    { deadline, sendWhatFits: true },
+    { deadline, sendWhatFits: true, account },
   );
   const overOneJob = restPlan.chunks.length > 1;
   // Jobs cut smaller than the service's 50,000 are cut by the daily allowance: the rest waits for it.
   const allowanceBound = overOneJob && restPlan.jobSize < restPlan.maxPerJob ? restPlan.fitsNow : undefined;
-  if (overOneJob)
-    restPlan = await client.planList(
-      { emails: restPlan.chunks[0]!, ...fields },
-      { maxJobs: 1, deadline, sendWhatFits: true },
-    );
+  // One job a run (one callback URL): the plan's first job goes, cut to what fits today; the rest waits.
+  if (overOneJob) restPlan = { ...restPlan, maxJobs: 1 };
   if (restPlan.fitsNow && restPlan.fitsNow.left <= 0) {
     // Today's allowance is used up by the account's own figures: nothing is sent, the file is written
     // now with every open row marked, and the time counted from now is never earlier than the true one.
@@ -499,7 +468,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     return finish(
       z,
       bundle,
-      earlierRead ?? { rows: [], jobs: [], readAll: true },
+      earlierRead ? await withRows(earlierRead) : { rows: [], jobs: [], readAll: true },
       ['Nothing was sent in this run.'],
       { sheet, notSent: notSentReason(after, false) },
     );
@@ -524,6 +493,8 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
     jobSizes = earlier.job_sizes && [...earlier.job_sizes, ...submission.jobs.map((j) => j.total_emails)];
     submissionAfter = submission.unsentAfter;
     stoppedBy = submission.stoppedBy;
+    // What was posted is the head of `rest`; what was not is its tail, in order.
+    if (sentThrough !== undefined) sentThrough += rest.length - submission.unsent.length;
     if (submission.unsent.length || overOneJob) {
       const last = Date.parse(submission.jobs[submission.jobs.length - 1]?.created_at ?? '');
       const after =
@@ -555,11 +526,11 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   if (jobIds.length === earlier.job_ids.length) {
     // The account's figures said it fitted, the service said not (a 429 to the first job): no job was
     // made, yet the step asked for a callback, so it fails with words instead of waiting for nothing.
-    await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
+    await cache.set(key, record(jobIds, jobSizes, { through: sentThrough, order }), REMEMBER_SECONDS, SCOPE);
     const when = submissionAfter ? ` after ${readableTimeAfter(submissionAfter)}` : ' later';
     if (stoppedBy === 'time_budget')
       throw new z.errors.Error(
-        "Nothing was sent or charged: Zapier's 30 seconds for a step ran out (reading the file took most of them) before the job could be sent. Run this step again: it sends only the rows still without an answer; a smaller file, or the file split in two, leaves more of the time for sending.",
+        `Nothing was sent or charged: too little of Zapier's 30 seconds for a step was left to send the job (a job is sent only while a whole ${REQUEST_TIMEOUT_MS / 1000}-second attempt fits). Reading the file took ${seconds(fileMs)}, the service's answers to the reads before sending ${seconds(readsMs)}. Run this step again: it sends only the rows still without an answer${fileMs > readsMs ? '; a smaller file, or the file split in two, leaves more of the time for sending' : '; the service is answering slowly'}.`,
         'time_budget',
         408,
       );
@@ -573,7 +544,7 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
       paused ? 503 : 429,
     );
   }
-  await cache.set(key, record(jobIds, jobSizes), REMEMBER_SECONDS, SCOPE);
+  await cache.set(key, record(jobIds, jobSizes, { through: sentThrough, order }), REMEMBER_SECONDS, SCOPE);
   const waiting: Waiting = {
     job_ids: jobIds,
     ...(jobSizes ? { job_sizes: jobSizes } : {}),
@@ -629,51 +600,13 @@ const performResume = mapErrors(async (z: ZObject, bundle: Bundle<FileInput>) =>
   });
 });
 
-const sampleRows = [
-  withCategory({
-    email: 'ada@acme-corp.com',
-    details: { primary_label: 'valid' as const, tags: [], label_reasons: [] },
-  }),
-  withCategory({
-    email: 'info@acme-corp.com',
-    details: {
-      primary_label: 'valid' as const,
-      tags: [{ label: 'role' as const, confidence: 0.9 }],
-      label_reasons: [],
-    },
-  }),
-];
-
-const sample = {
-  job_id: 'job_8f2c1d9e',
-  job_ids: ['job_8f2c1d9e'],
-  job_status: 'completed',
-  job_failed: false,
-  complete: true,
-  answered_at: '2026-01-15T10:32:00.000Z',
-  results_file: 'https://zapier.com/engine/hydrate/1/abcdef/',
-  results_file_name: 'leads-verified.csv',
-  column_used: 'Email',
-  results_file_encoding:
-    'Written as UTF-8 with a byte order mark, which Excel and Google Sheets both open with accents intact.',
-  encoding_guessed: false,
-  rows: 3,
-  rows_verified: 2,
-  rows_duplicate: 0,
-  rows_skipped: 1,
-  rows_not_verified: 0,
-  unique_count: 2,
-  malformed_removed: 1,
-  counts: countByGroup(sampleRows),
-  note: '',
-};
-
 export default defineCreate({
   key: 'verify_file_and_wait',
   noun: 'Verified File',
   display: {
     label: 'Verify File and Wait for Results File',
-    description: `Verifies every address in a CSV, TSV or XLSX file (one task), then returns the same file (XLSX, CSV or TSV, as it came) with category, group, safe to send, reason and answer time beside each row. A run sends one job (up to ${MAX_ROWS_PER_LIST.toLocaleString('en-US')} addresses) within the daily allowance; the rest are marked not sent yet and go in the next run.`,
+    description:
+      "Verifies every address in a CSV, TSV or XLSX file and returns the same file, in its own format, with each row's verdict beside it.",
   },
   operation: {
     inputFields: [
@@ -714,7 +647,7 @@ export default defineCreate({
     ],
     perform,
     performResume,
-    sample,
+    sample: verifyFileSample,
     outputFields: [
       field('results_file', 'Results File', 'file'),
       field('results_file_name', 'Results File Name', 'string'),

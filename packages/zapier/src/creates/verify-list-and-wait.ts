@@ -164,7 +164,7 @@ export default defineCreate({
   noun: 'Verified List',
   display: {
     label: 'Verify List and Wait for Results',
-    description: `Submits a list (up to 50,000 unique addresses), pauses the Zap until the job finishes, then returns the first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results as line items, with counts per group for the whole job and the Next Start Row for "Find Bulk Job Results" when more follow.`,
+    description: `Verifies a list of up to 50,000 addresses as one job and returns its first ${MAX_RESULT_ROWS.toLocaleString('en-US')} results when it finishes.`,
   },
   operation: {
     inputFields: [

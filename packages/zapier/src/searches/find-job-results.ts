@@ -112,7 +112,7 @@ export default defineSearch({
   noun: 'Job Result',
   display: {
     label: READ_RESULTS_LABEL,
-    description: `Finds the results of a bulk job as line items (also while it is still running, and the rows verified before a job failed), optionally only one group: rows Start at Row to ${MAX_RESULT_ROWS.toLocaleString('en-US')} rows on, with the Next Start Row when more follow. An unknown job finds nothing.`,
+    description: "Finds a bulk job's result rows from a start row, optionally of one group only.",
   },
   operation: {
     inputFields: [

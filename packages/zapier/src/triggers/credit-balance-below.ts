@@ -7,8 +7,9 @@ import { creditOutputFields, field } from '../fields/outputs';
 import { asSample, creditBalanceSample } from '../samples';
 
 /**
- * When this Zap last saw the balance go below its threshold, kept in z.cache per connection, Zap and
- * threshold. The item's id is that moment, so Zapier's dedupe by id
+ * When the balance was first seen below the threshold, kept in z.cache per connection and threshold
+ * (core 19 marks `bundle.meta.zap` deprecated, so no key rests on a Zap's ID; Zaps on one connection with
+ * one threshold share the moment, which is the drop's, not the Zap's). The item's id is that moment, so Zapier's dedupe by id
  * (https://docs.zapier.com/platform/build/deduplication) fires once per drop, not once per poll, and a
  * later drop (after a top-up or refunds lifted the balance) has a new id. Zapier's docs give z.cache no
  * size or lifetime: if the memory is lost while the balance is low, the next poll fires again, an
@@ -35,9 +36,8 @@ function thresholdOf(value: unknown): number {
   );
 }
 
-function memoryKey(bundle: Bundle, threshold: number): string {
-  const zap = (bundle.meta as { zap?: { id?: unknown } } | undefined)?.zap?.id;
-  return `evf-below:${zap === undefined ? 'zap' : String(zap)}:${threshold}`;
+function memoryKey(threshold: number): string {
+  return `evf-below:${threshold}`;
 }
 
 async function recall(z: ZObject, key: string): Promise<BelowMemory> {
@@ -61,7 +61,7 @@ async function remember(z: ZObject, key: string, memory: BelowMemory): Promise<v
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ threshold?: unknown }>) => {
   const threshold = thresholdOf(bundle.inputData.threshold);
   const balance = await clientFor(z, bundle).getCredits();
-  const key = memoryKey(bundle, threshold);
+  const key = memoryKey(threshold);
   const memory = await recall(z, key);
   if (balance.credits >= threshold) {
     if (memory.since !== null) await remember(z, key, { since: null });
@@ -93,8 +93,7 @@ export default defineTrigger({
   noun: 'Credit Balance',
   display: {
     label: 'Credit Balance Below',
-    description:
-      'Triggers when the credits left drop below Threshold, once per drop (again only after the balance rose to Threshold or more and dropped once more), e.g. to top up before a list is refused for want of credits.',
+    description: 'Triggers when the credit balance drops below a threshold, once per drop.',
   },
   operation: {
     type: 'polling',

@@ -19,13 +19,18 @@ const LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
  * https://docs.zapier.com/platform/build/operating-constraints), so more would not trigger sooner.
  */
 const FULL_READS_PER_POLL = 100;
-/** Job reads under way at once: on a slow service (a few seconds per answer) dozens still fit a poll. */
-const READS_AT_ONCE = 16;
+/**
+ * Job reads under way at once: all of a poll's, so on a slow service the poll costs two answers' time
+ * (the job list's pages at once, then the jobs at once): 18 s at 9 s an answer, inside Zapier's 30 s.
+ */
+const READS_AT_ONCE = FULL_READS_PER_POLL;
 
 /**
- * Which jobs this Zap's polls already returned, so the next poll reads the others first. Kept in z.cache
- * per connection and Zap (core's z.cache; Zapier's docs give it no size or lifetime, so it is only a
- * preference: lost, the poll reads newest first, and Zapier's own dedupe still triggers each job once).
+ * Which jobs were already returned, so the next poll reads the others first. Kept in z.cache per
+ * connection (core 19 marks `bundle.meta.zap` deprecated, so the key does not rest on a Zap's ID; Zaps
+ * on one connection share the order). Zapier's docs give z.cache no size or lifetime, so it is only a
+ * preference: lost or shared, the poll reads newest first, and Zapier's own dedupe still triggers each
+ * job once per Zap.
  */
 interface Returned {
   ids: string[];
@@ -39,10 +44,7 @@ const REMEMBER_SECONDS = LOOKBACK_MS / 1000;
 /** Far more than a week of jobs at any plan's allowance; an id is about 20 characters. */
 const REMEMBER_AT_MOST = 5_000;
 
-function memoryKey(bundle: Bundle): string {
-  const zap = (bundle.meta as { zap?: { id?: unknown } } | undefined)?.zap?.id;
-  return `evf-finished:${zap === undefined ? 'zap' : String(zap)}`;
-}
+const MEMORY_KEY = 'evf-finished:returned';
 
 async function recall(z: ZObject, key: string): Promise<Set<string>> {
   try {
@@ -91,7 +93,7 @@ const perform = mapErrors(async (z: ZObject, bundle: Bundle) => {
   const deadline = stepDeadline();
   const client = clientFor(z, bundle);
   const { jobs } = await client.finishedJobsSince({ createdSince: Date.now() - LOOKBACK_MS, deadline });
-  const key = memoryKey(bundle);
+  const key = MEMORY_KEY;
   const returned = await recall(z, key);
   // Jobs not returned before go first, newest first; then the ones returned before, for a Zap whose
   // memory is shared or lost.
@@ -133,8 +135,7 @@ export default defineTrigger({
   noun: 'Bulk Job',
   display: {
     label: 'Bulk Job Finished',
-    description:
-      'Triggers when a bulk verification job completes, or fails or is stopped before every address is verified (Job Failed or Stopped Early is then true), with its verdict and group counts.',
+    description: 'Triggers when a bulk verification job finishes, fails or is stopped early.',
   },
   operation: {
     type: 'polling',
