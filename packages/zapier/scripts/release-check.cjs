@@ -65,9 +65,9 @@ async function main() {
   }
   // The CLI zips the app folder's sources honouring only its .gitignore: dependencies and tests must
   // not ride along to Zapier.
-  const problems = sourceZipProblems(zipEntries(path.join(root, 'build', 'source.zip')));
-  if (problems.length) {
-    process.stderr.write(`✖ ${problems.join('\n✖ ')}\n`);
+  const zipProblems = sourceZipProblems(zipEntries(path.join(root, 'build', 'source.zip')));
+  if (zipProblems.length) {
+    process.stderr.write(`✖ ${zipProblems.join('\n✖ ')}\n`);
     process.exit(1);
   }
   process.stdout.write('✔ build/source.zip holds no dependencies or tests\n');
