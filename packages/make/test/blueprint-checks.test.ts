@@ -179,6 +179,9 @@ describe('a blueprint Make would misread fails the checks', () => {
 test('part 1 as shipped, its webhook address not pasted, is refused before anything is sent', async () => {
   const sheet = newSheet(leadList(20, 0, 0));
   // Part 1 reads the plan (free) before Submit; the service's answer is the contract's fixture.
+  // Part 1 reads the newest job and the plan (both free) before Submit; the service's answers are the
+  // contract's fixtures.
+  replyWithFixture(nock('http://127.0.0.1:9/api').get('/v1/jobs').query({ limit: '1' }), 'jobs-list.200');
   replyWithFixture(nock('http://127.0.0.1:9/api').get('/v1/account'), 'account.200');
   const run = runScenario(blueprints(true).submit, { connection: conn, sheets: sheet });
   await expect(run).rejects.toThrow(/Webhook URL|webhook_url/i);

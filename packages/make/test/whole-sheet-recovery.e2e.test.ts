@@ -78,8 +78,9 @@ describe('part 2 stopped by Google part way, under each recovery Make offers', (
       const sheet = newSheet(leadList(ROWS, 0, 0));
       const charged = sb.ledger().charged;
       const connection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
-      // Part 1 writes J2 and J1 (writes 1 and 2); part 2 appends group k with write k + 2.
-      sheet.failWrite = group + 2;
+      // Part 1 writes J2, its mark before the charge and J1 (writes 1 to 3); part 2 appends group k
+      // with write k + 3.
+      sheet.failWrite = group + 3;
       sheet.failStatus = status;
       const stopped = await runWholeSheet(sb, sheet, flows).then(
         () => undefined,
@@ -128,7 +129,7 @@ describe('part 2 stopped by Google part way, under each recovery Make offers', (
     const sb = sandbox();
     const flows = blueprints();
     const sheet = newSheet(leadList(15_000, 0, 0));
-    sheet.failWrite = 4; // J2, J1, group 1, then group 2 fails
+    sheet.failWrite = 5; // J2, the mark, J1, group 1, then group 2 fails
     const charged = sb.ledger().charged;
     const connection = { apiKey: sb.apiKey, baseUrl: sb.baseUrl };
     await expect(runWholeSheet(sb, sheet, flows)).rejects.toThrow(/Google Sheets answered 503/);

@@ -396,6 +396,13 @@ function conditionHolds(c: FilterCondition, ctx: BundleContext): boolean {
       return pattern(b).test(a);
     case 'text:notpattern':
       return !pattern(b).test(a);
+    // Datetime "Later than" (same page): both sides read as dates; a side that is not a date makes
+    // the condition false, never a guess.
+    case 'date:greater': {
+      const x = Date.parse(a);
+      const y = Date.parse(b);
+      return !Number.isNaN(x) && !Number.isNaN(y) && x > y;
+    }
     case 'exist':
       return a !== '';
     case 'notexist':
