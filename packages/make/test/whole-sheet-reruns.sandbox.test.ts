@@ -269,6 +269,25 @@ describe('every step x failure x rerun: charged at most once, every row answered
   });
 });
 
+describe('a job that fails: its rows written, the rest sent again once, nothing stuck', () => {
+  test.each([0, 10])('the job fails after %i rows are final', async (afterRows) => {
+    const c = newCell();
+    sb.faults.failJob(undefined, { afterRows });
+    await runScenario(blueprints().submit, env(c));
+    await settle(c);
+    const ledger = sb.ledger(c.connection.apiKey);
+    // What the failed job never verified is sent again once, and refunded by the service if it was.
+    expect(ledger.charged - ledger.refunded).toBeLessThanOrEqual(UNIQUE);
+    const rows = c.sheet.cells('Leads').slice(1);
+    expect(
+      rows.filter(
+        ([, category]) => category === undefined || /^(Waiting|Not written yet|Not verified)/.test(category),
+      ),
+    ).toEqual([]);
+    expect(jobState(c.sheet)).toMatch(/^completed: /);
+  });
+});
+
 describe('deliveries Make does not control: early, late and repeated', () => {
   test('part 2 started before the job finished changes nothing; the real delivery later completes', async () => {
     // A sandbox whose jobs stay queued for a while (queueDelayMs is spec time: 500 s x 0.002 = 1 s).
