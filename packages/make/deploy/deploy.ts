@@ -418,7 +418,7 @@ export interface DeployEnv {
 }
 
 /** What a dry run without EVF_BASE_URL shows where the address goes. */
-export const UNSET_SERVICE_ADDRESS = '<EVF_BASE_URL>';
+const UNSET_SERVICE_ADDRESS = '<EVF_BASE_URL>';
 
 export interface Target {
   zone: string;
