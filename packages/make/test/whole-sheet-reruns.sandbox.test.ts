@@ -8,14 +8,15 @@
  * and asserts: every address charged at most once (the sandbox's ledger for the cell's own account),
  * every row answered or marked "not submitted" with the reason, nothing left waiting.
  *
- * Make's behaviour in the RERUNS table, each from Make's own pages as recorded in /work/shared/DESIGN.md
- * (read 2026-11-26 and 2026-11-28; the pages themselves could not be fetched from this machine):
- * - fromStart: without stored incomplete executions, a RateLimitError or ConnectionError makes Make
- *   schedule fresh runs of the whole scenario (help.make.com, "Exponential backoff"); a scheduled
- *   scenario also simply runs again at its next time, whatever stopped the last run;
- * - resume: with "Allow storing of incomplete executions" on (the blueprints' `dlq`), Make stores the
- *   failed module's bundles and resumes there, retrying RateLimitError and ConnectionError by itself
- *   (help.make.com, "Incomplete executions");
+ * Make's behaviour in the RERUNS table, from Make's own pages (read 2026-11-28 through the search tool):
+ * - fromStart: a RateLimitError, ConnectionError or ModuleTimeoutError makes Make schedule reruns of
+ *   the scenario (1, 2, 5, 10 minutes... with incomplete executions disabled), and "the scenario
+ *   follows the run schedule in addition to the exponential backoff reruns"
+ *   (https://help.make.com/exponential-backoff); any other error waits for the next scheduled run;
+ * - resume: with incomplete executions stored (the blueprints' `dlq`), Make "schedules scenario reruns
+ *   from the incomplete execution data" (same page) and retries those created by RateLimitError,
+ *   ConnectionError and ModuleTimeoutError by itself
+ *   (https://help.make.com/automatic-retry-of-incomplete-executions);
  * - part1Between: the user (or the schedule) runs part 1 while part 2 is stopped (examples README);
  * - deliveries: the service tries an unanswered delivery five times (spec, Limits), so part 2 can
  *   start early (a delivery before the job finished: any JSON with a job_id reaches the webhook), late
