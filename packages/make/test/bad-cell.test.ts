@@ -1,5 +1,5 @@
 /**
- * Verify an email address on a cell that holds no single address (issue #30): a free Invalid verdict
+ * Verify an email address on a cell that holds no single address: a free Invalid verdict
  * that routes like any other, or, when asked, a stop. Make modules are IML, so the module cannot call
  * the client's badInputVerdict; this runs both over the same table of cells and holds them equal:
  * the same cells are sent, and a bad cell gets the client's verdict fields (the reason in the same

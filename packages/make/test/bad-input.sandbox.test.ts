@@ -299,7 +299,7 @@ describe('bad input is refused before any request, naming the parameter', () => 
   });
 });
 
-describe('Verify an email address: a malformed cell is a free verdict, not a failed run (#30)', () => {
+describe('Verify an email address: a malformed cell is a free verdict, not a failed run', () => {
   it.each(MALFORMED.map((e) => [e.slice(0, 30), e] as const))(
     '"%s": Invalid, nothing sent',
     async (_n, email) => {

@@ -120,7 +120,7 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
     expect(e.type).toBe('RateLimitError');
     expect(e.message).toMatch(/^The service refused the list for now: over the allowance/);
     expect(e.message).toMatch(/HTTP 429: Injected fault/);
-    // The reset as a date, never raw epoch seconds (#29).
+    // The reset as a date, never raw epoch seconds.
     expect(e.message).toMatch(/fits again after \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
     expect(e.message).not.toMatch(/\d{10}/);
     expect(sb.ledger()).toEqual(before);

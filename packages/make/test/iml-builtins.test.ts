@@ -147,7 +147,7 @@ describe('error messages come from built-in IML only and say what to do', () => 
         e['429']!.message,
         vars({ body: {}, headers: { 'x-ratelimit-reset': '1767225600' }, statusCode: 429 }),
       ),
-    ).toContain('after 1 January 2026, 00:00 UTC'); // epoch seconds read as a date (#29)
+    ).toContain('after 1 January 2026, 00:00 UTC'); // epoch seconds read as a date
     expect(
       evaluateString(
         e['503']!.message,
@@ -205,7 +205,7 @@ describe('error messages come from built-in IML only and say what to do', () => 
     }
   });
 
-  it("every 503's Retry-After reads as a date, rounded up to the minute (#29)", () => {
+  it("every 503's Retry-After reads as a date, rounded up to the minute", () => {
     const now = new Date('2026-01-01T00:00:00Z');
     for (const id of ['submitBulk', 'verifyEmail', 'makeApiCall']) {
       const text = evaluateString(
@@ -226,7 +226,7 @@ describe('error messages come from built-in IML only and say what to do', () => 
     }
   });
 
-  it('every 429 says when as a date, from epoch seconds, seconds to wait or an HTTP date (#29)', () => {
+  it('every 429 says when as a date, from epoch seconds, seconds to wait or an HTTP date', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     const forms: [string, string][] = [
       ['1767229200', '1 January 2026, 01:00 UTC'],
