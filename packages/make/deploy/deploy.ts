@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Make, MakeError } from '@makehq/sdk';
 import { parse } from 'jsonc-parser';
 import { baseUrlProblem } from '@evf/client';
+import { withServiceAddress } from './service-address';
 
 export const APP_DIR = join(__dirname, '..', 'app');
 /**
@@ -97,12 +98,7 @@ interface Plan {
   app: Makecomapp;
 }
 
-/** The app's common data as deployed: the file's, plus the service address this build calls. */
-function commonData(file: string, baseUrl: string): Record<string, never> {
-  return { ...(jsonc(file) as object), baseUrl } as unknown as Record<string, never>;
-}
-
-/** The app itself: it must exist; then base, groups, common data (the base URL), docs and logo. */
+/** The app itself: it must exist; then base (with the service address), groups, common data, docs and logo. */
 function generalSteps({ appName, V, N, app }: Plan, baseUrl: string): Step[] {
   const steps: Step[] = [];
   const g = app.generalCodeFiles;
@@ -115,8 +111,8 @@ function generalSteps({ appName, V, N, app }: Plan, baseUrl: string): Step[] {
   steps.push({
     method: 'PUT',
     path: () => `/sdk/apps/${N}/${V}/base`,
-    what: g.base,
-    run: (m) => m.sdk.apps.setSection(appName, V, 'base', text(g.base)),
+    what: `${g.base} with baseUrl ${baseUrl}`,
+    run: (m) => m.sdk.apps.setSection(appName, V, 'base', withServiceAddress(text(g.base), baseUrl)),
   });
   steps.push({
     method: 'PUT',
@@ -127,8 +123,9 @@ function generalSteps({ appName, V, N, app }: Plan, baseUrl: string): Step[] {
   steps.push({
     method: 'PUT',
     path: () => `/sdk/apps/${N}/${V}/common`,
-    what: `${g.common} with baseUrl ${baseUrl}`,
-    run: (m) => m.sdk.apps.setCommon(appName, V, commonData(g.common, baseUrl)).then(() => undefined),
+    what: g.common,
+    run: (m) =>
+      m.sdk.apps.setCommon(appName, V, jsonc(g.common) as Record<string, never>).then(() => undefined),
   });
   steps.push({
     method: 'PUT',
@@ -147,8 +144,8 @@ function generalSteps({ appName, V, N, app }: Plan, baseUrl: string): Step[] {
   return steps;
 }
 
-/** The connection, found by label or created, then its code. */
-function connectionSteps({ appName, N, app }: Plan): Step[] {
+/** The connection, found by label or created, then its code (its test call with the service address). */
+function connectionSteps({ appName, N, app }: Plan, baseUrl: string): Step[] {
   const steps: Step[] = [];
   const [connId, conn] = Object.entries(app.components.connection)[0]!;
   const connLabel = conn.label ?? connId;
@@ -182,11 +179,17 @@ function connectionSteps({ appName, N, app }: Plan): Step[] {
     ['params', 'parameters'],
   ] as const) {
     const file = conn.codeFiles[code]!;
+    const withAddress = code === 'communication';
     steps.push({
       method: 'PUT',
       path: (n) => `${connPath(n)}/${section}`,
-      what: file,
-      run: (m, n) => m.sdk.connections.setSection(need(n.connection, 'connection'), section, text(file)),
+      what: withAddress ? `${file} with its test call to ${baseUrl}` : file,
+      run: (m, n) =>
+        m.sdk.connections.setSection(
+          need(n.connection, 'connection'),
+          section,
+          withAddress ? withServiceAddress(text(file), baseUrl) : text(file),
+        ),
     });
   }
 
@@ -375,8 +378,8 @@ function moduleSteps({ appName, V, N, app }: Plan): Step[] {
 }
 
 /**
- * Every call of a deploy, in order. `baseUrl` is the service address the app calls, written into the
- * app's common data (the connection asks for the key alone).
+ * Every call of a deploy, in order. `baseUrl` is the service address the app calls, written as a
+ * literal into the base and the connection's test call (the connection asks for the key alone).
  */
 export function planDeploy(
   appName: string,
@@ -394,7 +397,7 @@ export function planDeploy(
   const plan: Plan = { appName, V: appVersion, N: encodeURIComponent(appName), app };
   return [
     ...generalSteps(plan, baseUrl),
-    ...connectionSteps(plan),
+    ...connectionSteps(plan, baseUrl),
     ...webhookSteps(plan),
     ...rpcSteps(plan),
     ...moduleSteps(plan),
@@ -410,7 +413,12 @@ export interface DeployEnv {
   baseUrl?: string;
   /** A development build may call a sandbox on this machine over http; a release never does. */
   development?: boolean;
+  /** A dry run sends nothing, so it may show the plan before EVF_BASE_URL is chosen. */
+  dryRun?: boolean;
 }
+
+/** What a dry run without EVF_BASE_URL shows where the address goes. */
+const UNSET_SERVICE_ADDRESS = '<EVF_BASE_URL>';
 
 export interface Target {
   zone: string;
@@ -452,7 +460,9 @@ export function target(env: DeployEnv, app: Makecomapp = readMakecomapp()): Targ
   if (!Number.isInteger(appVersion) || appVersion < 1)
     throw new Error(`MAKE_APP_VERSION must be a whole number from 1 (got ${env.appVersion})`);
   if (!appName) throw new Error('Set MAKE_APP_NAME to the app name Make shows for your custom app');
-  return { zone, appName, appVersion, baseUrl: serviceAddress(env) };
+  const unset = (env.baseUrl ?? '').trim() === '';
+  const baseUrl = env.dryRun && unset ? UNSET_SERVICE_ADDRESS : serviceAddress(env);
+  return { zone, appName, appVersion, baseUrl };
 }
 
 /** Text of the dry run: every call, in order, with its full URL. */
@@ -513,6 +523,7 @@ export async function main(
       appVersion: env.MAKE_APP_VERSION,
       baseUrl: env.EVF_BASE_URL,
       development,
+      dryRun,
     });
     steps = planDeploy(t.appName, t.appVersion, t.baseUrl);
   } catch (e) {
@@ -524,6 +535,10 @@ export async function main(
       `Dry run: nothing is sent. Deploying app "${t.appName}" version ${t.appVersion} would make these ${steps.length} calls (those marked "only if missing" run only when the lookup before them finds nothing):`,
     );
     for (const line of describePlan(steps, t)) out(line);
+    if (t.baseUrl === UNSET_SERVICE_ADDRESS)
+      out(
+        "EVF_BASE_URL is not set: a real run refuses without it (the service's API address, https://<host>/api, written into the base and the connection).",
+      );
     return 0;
   }
   const missing = [!env.MAKE_API_TOKEN && 'MAKE_API_TOKEN', !t.zone && 'MAKE_ZONE'].filter(Boolean);

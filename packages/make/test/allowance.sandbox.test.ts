@@ -72,3 +72,28 @@ test('a top-up account (no plan shown) over its day: RateLimitError, the time as
   expect(e.message).toMatch(/fits again after \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
   expect(e.message).not.toMatch(/\d{10}/);
 });
+
+test('a top-up account (no plan shown), 50,000 addresses it can never take: DataError with the way forward, nothing charged', async () => {
+  const conn = connFor({ plan: null, topUpTotal: 20_000 });
+  const credits = () => sb.requests.filter((q) => q.method === 'POST').length;
+  const before = credits();
+  const { err } = await submit(conn, list(50_000, 'topup-never'));
+  expect(err).toBeInstanceOf(MakeModuleError);
+  const e = err as MakeModuleError;
+  // Not a rerun type: Make would send it again and again, each refused, then switch the schedule off.
+  expect(RETRIED_BY_MAKE).not.toContain(e.type);
+  expect(e.type).toBe('DataError');
+  expect(e.message).toMatch(/^The service refused the list for now/);
+  expect(e.message).toMatch(/it may never fit at once; send 10,000 a run, or use the dashboard/);
+  // One POST was sent and refused: the whole allowance is still there for a list that fits.
+  expect(credits()).toBe(before + 1);
+  expect((await submit(conn, list(10_000, 'topup-fits'))).err).toBeUndefined();
+});
+
+test('a top-up account over its day with a list of 10,000 or fewer: still the rerun type (it fits later)', async () => {
+  const conn = connFor({ plan: null, topUpTotal: 20_000 });
+  expect((await submit(conn, list(10_000, 'topup-a'))).err).toBeUndefined();
+  const { err } = await submit(conn, list(5, 'topup-b'));
+  expect((err as MakeModuleError).type).toBe('RateLimitError');
+  expect((err as MakeModuleError).message).toMatch(/; safe to run again then\.$/);
+});

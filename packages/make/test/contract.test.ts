@@ -4,7 +4,10 @@
  * and every endpoint of the contract is reachable from some component.
  */
 import { operations, fieldNames, validate, type Operation } from '@evf/contract';
-import { codeFile, components, readJsonc, type Json } from './harness/app-files';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_DIR, codeFile, components, listAppFiles, readJsonc, type Json } from './harness/app-files';
+import { FILES_WITH_SERVICE_ADDRESS, SERVICE_ADDRESS_PLACEHOLDER } from '../deploy/service-address';
 import { expressionsIn, parseExpression } from './harness/iml';
 import {
   checkBase,
@@ -46,7 +49,7 @@ const requestsOf = (): { where: string; req: Req }[] => {
   for (const [id] of components('rpc'))
     out.push({ where: `rpc ${id}`, req: readJsonc(codeFile('rpc', id, 'communication')) as unknown as Req });
   const conn = readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Req;
-  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace('{{common.baseUrl}}', '') } });
+  out.push({ where: 'connection', req: { ...conn, url: conn.url.replace(SERVICE_ADDRESS_PLACEHOLDER, '') } });
   return out;
 };
 
@@ -90,6 +93,20 @@ describe('requests match the contract', () => {
       expect(Object.keys(req.headers ?? {}).filter((h) => h.toLowerCase() !== 'x-api-key')).toEqual([]);
     },
   );
+
+  it('the service address is a literal placeholder in the base and the connection alone, which the deploy replaces', () => {
+    const holders = listAppFiles().filter((f) =>
+      readFileSync(join(APP_DIR, f), 'utf8').includes(SERVICE_ADDRESS_PLACEHOLDER),
+    );
+    expect(holders.sort()).toEqual([...FILES_WITH_SERVICE_ADDRESS].sort());
+    expect((readJsonc('general/base.iml.json') as { baseUrl: string }).baseUrl).toBe(
+      SERVICE_ADDRESS_PLACEHOLDER,
+    );
+    // Nothing reads common data: the app's is empty, and the connection would not see it anyway.
+    expect(readJsonc('general/common.json')).toEqual({});
+    for (const f of listAppFiles())
+      expect(readFileSync(join(APP_DIR, f), 'utf8')).not.toMatch(/\{\{\s*common\./);
+  });
 
   it('the base sends X-API-Key from the connection and hides it from logs', () => {
     const base = readJsonc('general/base.iml.json') as {

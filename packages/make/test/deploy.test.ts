@@ -19,7 +19,9 @@ import {
   readMakecomapp,
   writeReadyBlueprints,
 } from '../deploy/deploy';
+import { SERVICE_ADDRESS_PLACEHOLDER } from '../deploy/service-address';
 import { appModuleId, checkBlueprint, type Blueprint } from './harness/scenario';
+import { parse } from 'jsonc-parser';
 
 useNock();
 
@@ -161,10 +163,16 @@ describe('npm run deploy -w @evf/make', () => {
     // Authorised with the token (an API key shape is sent as "Token"), which is never printed.
     expect(seen.every((s) => s.headers.authorization === `Token ${TOKEN}`)).toBe(true);
     expect([...r.out, ...r.err].join('\n')).not.toContain(TOKEN);
-    // Sections are the files as they are, comments included (Make's API takes JSON with comments).
+    // Sections are the files as they are, comments included (Make's API takes JSON with comments),
+    // except that the base and the connection's test call carry the service address as a literal.
     const base = seen.find((s) => s.path === `/sdk/apps/${APP}/1/base`)!;
     expect(base.headers['content-type']).toBe('application/jsonc');
-    expect(base.body).toBe(readFileSync(join(APP_DIR, 'general/base.iml.json'), 'utf8'));
+    const baseFile = readFileSync(join(APP_DIR, 'general/base.iml.json'), 'utf8');
+    expect(base.body).toBe(baseFile.split(SERVICE_ADDRESS_PLACEHOLDER).join(SERVICE));
+    expect((parse(base.body as string) as { baseUrl: string }).baseUrl).toBe(SERVICE);
+    const connApi = seen.find((s) => s.path === `/sdk/apps/connections/${CONNECTION}/api`)!;
+    expect((parse(connApi.body as string) as { url: string }).url).toBe(`${SERVICE}/v1/account`);
+    for (const s of seen) expect(JSON.stringify(s.body ?? '')).not.toContain(SERVICE_ADDRESS_PLACEHOLDER);
     const created = seen
       .filter((s) => s.method === 'POST' && s.path === `/sdk/apps/${APP}/1/modules`)
       .map((s) => s.body as { name: string; typeId: number });
@@ -177,14 +185,18 @@ describe('npm run deploy -w @evf/make', () => {
     expect(instant.body).toMatchObject({ connection: null, webhook: WEBHOOK });
     const hook = seen.find((s) => s.method === 'PATCH' && s.path === `/sdk/apps/webhooks/${WEBHOOK}`)!;
     expect(hook.body).toMatchObject({ connection: null });
-    // The service address is the app's common data, set by the deploy; the connection asks for the key.
+    // Common data stays what the file says: nothing the app needs to reach the service lives there.
     const common = seen.find((s) => s.path === `/sdk/apps/${APP}/1/common`)!;
-    expect(common.body).toMatchObject({ baseUrl: SERVICE });
+    expect(common.body).toEqual({});
   });
 
   it('the release calls an https service; a sandbox on this machine only in a development build', async () => {
     const env = { MAKE_API_TOKEN: TOKEN, MAKE_ZONE: ZONE };
-    const none = await deploy(['--dry-run'], { MAKE_ZONE: ZONE });
+    // A dry run sends nothing, so it shows the plan without an address and names what a run needs.
+    const dry = await deploy(['--dry-run'], { MAKE_ZONE: ZONE });
+    expect(dry.code).toBe(0);
+    expect(dry.out.join('\n')).toMatch(/EVF_BASE_URL is not set: a real run refuses without it/);
+    const none = await deploy([], env);
     expect(none.code).toBe(2);
     expect(none.err.join('\n')).toMatch(/Set EVF_BASE_URL/);
     const local = await deploy([], { ...env, EVF_BASE_URL: 'http://127.0.0.1:8787/api' });

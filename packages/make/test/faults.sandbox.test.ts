@@ -118,9 +118,9 @@ describe('Submit a bulk verification never lets Make rerun a list that may have 
     });
     expect(added).toBe(0);
     expect(e.type).toBe('RateLimitError');
-    expect(e.message).toMatch(/^The service refused the list for now: the account is over its API allowance/);
+    expect(e.message).toMatch(/^The service refused the list for now: over the allowance/);
     expect(e.message).toMatch(/HTTP 429: Injected fault/);
-    // The reset as a date a user reads, never raw epoch seconds.
+    // The reset as a date, never raw epoch seconds.
     expect(e.message).toMatch(/fits again after \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
     expect(e.message).not.toMatch(/\d{10}/);
     expect(sb.ledger()).toEqual(before);
@@ -271,6 +271,30 @@ describe('Verify an email address', () => {
     );
     expect(sb.ledger().credits).toBe(before - 1);
   });
+
+  // A 500 or 502 is a Make error, never a verdict. Its type is RuntimeError, not the ConnectionError
+  // Make would rerun: the check may have been made and charged before the answer failed, and a rerun
+  // would charge it again (harness rule chargeNotReplayed).
+  it.each([
+    [500, 'before'],
+    [500, 'after'],
+    [502, 'before'],
+    [502, 'after'],
+  ] as const)(
+    'the service answering %i (%s the check): a Make error, never a verdict',
+    async (status, when) => {
+      sb.faults.failNext({ path: '/v1/verify/single', status, when });
+      const before = sb.ledger().credits;
+      const run = runModule('verifyEmail', { email: `valid.g${status}${when}@example.com` }, conn);
+      const e = await failure(run);
+      expect(e.statusCode).toBe(status);
+      expect(e.type).toBe('RuntimeError');
+      expect(RETRIED_BY_MAKE).not.toContain(e.type);
+      expect(e.message).toMatch(/may have been verified and charged 1 credit/);
+      expect(e.message).not.toMatch(/Valid|Invalid \/|safe_to_send|Catch-All/);
+      expect(sb.ledger().credits).toBe(when === 'after' ? before - 1 : before);
+    },
+  );
 
   it("the service's own 429: RateLimitError", async () => {
     sb.faults.failNext({ path: '/v1/verify/single', status: 429, retryAfterSeconds: 10 });

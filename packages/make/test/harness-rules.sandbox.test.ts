@@ -15,6 +15,7 @@ import {
   receiveWebhookDef,
   runModule,
   runModuleDef,
+  testConnection,
   type Directive,
   type MakeConnection,
   type ModuleDef,
@@ -247,7 +248,33 @@ describe('the harness refuses components that break a Make rule', () => {
   });
 
   it('a base that waits longer than Make does', async () => {
-    await ruleBroken(() => checkBase({ baseUrl: '{{common.baseUrl}}', timeout: 45000 }), 'moduleTimeout');
+    await ruleBroken(
+      () => checkBase({ baseUrl: 'https://api.example/api', timeout: 45000 }),
+      'moduleTimeout',
+    );
+  });
+
+  it("a connection that reads the app's common data: Make gives a connection only its own", async () => {
+    // The app's common data holds the address here, and a module may read it...
+    const appCommon = { baseUrl: sb.baseUrl };
+    const viaCommon = def('action', { url: '{{common.baseUrl}}/v1/account', method: 'GET' });
+    const read = await runModuleDef(viaCommon, { job_id: 'x' }, conn, { appCommon });
+    expect(read.requests[0]!.url).toBe(`${sb.baseUrl}/v1/account`);
+    // ...but a connection test call built on it never reaches the service, however it is offered.
+    const test: Directive = {
+      url: '{{common.baseUrl}}/v1/account',
+      method: 'GET',
+      headers: { 'X-API-Key': '{{parameters.apiKey}}' },
+    };
+    await ruleBroken(testConnection(conn, { appCommon }, test), 'connectionOwnData');
+    // Nor does one that leans on the base: a connection has none.
+    await ruleBroken(
+      testConnection(conn, { appCommon }, { ...test, url: '/v1/account' }),
+      'connectionOwnData',
+    );
+    // The app's own connection carries the address it was deployed with, so its test call arrives.
+    const own = await testConnection(conn, { appCommon: {} });
+    expect(own.requests[0]!.url).toBe(`${sb.baseUrl}/v1/account`);
   });
 
   it('a request that reads a variable its directive does not have (body in the request, item outside iterate)', async () => {

@@ -175,7 +175,7 @@ describe('Make modules against the sandbox', () => {
       const out = r.bundles[0] as Record<string, unknown> & { details: never };
       const { category, group, safe_to_send, ...wire } = out;
       expect(validateResponse('POST', '/v1/verify/single', 200, wire).errors).toEqual([]);
-      const expected = categorize(out.details);
+      const expected = categorize(out.details, { source: 'single' });
       expect({ category, group, safe_to_send }).toEqual({
         category: expected.category,
         group: expected.group,

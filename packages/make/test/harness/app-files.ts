@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { withServiceAddress } from '../../deploy/service-address';
 
 export const APP_DIR = join(__dirname, '..', '..', 'app');
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -27,9 +28,13 @@ export interface MakecomappJson {
   origins: unknown[];
 }
 
-/** Parses JSON with comments; a syntax error fails loudly with the file and offset. */
-export function readJsonc(relPath: string): Json {
-  const text = readFileSync(join(APP_DIR, relPath), 'utf8');
+/**
+ * Parses JSON with comments; a syntax error fails loudly with the file and offset. With
+ * `deployedTo`, the file as the deploy uploads it: the service address in place of its placeholder.
+ */
+export function readJsonc(relPath: string, deployedTo?: string): Json {
+  const file = readFileSync(join(APP_DIR, relPath), 'utf8');
+  const text = deployedTo === undefined ? file : withServiceAddress(file, deployedTo);
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false, disallowComments: false }) as Json;
   if (errors.length > 0) {

@@ -100,6 +100,11 @@ export const RULES = {
     source:
       'https://developers.make.com/custom-apps-documentation/app-structure/webhooks (Available IML variables)',
   },
+  connectionOwnData: {
+    text: "a connection sees its own parameters and its own common data, never the app's common data nor the base, so its test call needs a full address",
+    source:
+      'https://developers.make.com/custom-apps-documentation/app-components/connections (common data: a connection\'s is its own; "When you need the common data to be available to all modules, use Apps common data instead"; read 2026-11-28, /work/shared/DESIGN.md); https://developers.make.com/custom-apps-documentation/app-components/base (the base is inherited by modules and RPCs)',
+  },
   directiveScope: {
     text: 'each directive reads only the variables Make gives it',
     source:

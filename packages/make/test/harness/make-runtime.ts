@@ -18,7 +18,7 @@
  * The whole-sheet flows run through scenario.ts (Make's scenario runner) on the sheet model of
  * scenario-sheets.ts; scenario-sheet-flow.ts holds the example flow's steps.
  */
-import { codeFile, components, readJsonc, type ComponentMeta, type Json } from './app-files';
+import { codeFile, components, makecomapp, readJsonc, type ComponentMeta, type Json } from './app-files';
 import {
   evaluate,
   ImlError,
@@ -49,18 +49,24 @@ import {
 } from './make-rules';
 
 /**
- * What a module runs with: the connection's one field (the key) and the service address, which Make
- * gives the app as common data (`common.baseUrl`, written by the deploy from EVF_BASE_URL).
+ * What a module runs with: the connection's one field (the key), and the service address the app
+ * was deployed with (`baseUrl`), which the harness writes into the base and the connection's test
+ * call in place of the placeholder exactly as the deploy does (deploy/service-address.ts).
  */
 export interface MakeConnection {
   apiKey: string;
   baseUrl: string;
 }
 
-/** The app's common data as the deploy writes it (deploy/deploy.ts commonData). */
-function commonFor(connection: MakeConnection): Record<string, unknown> {
-  return { baseUrl: connection.baseUrl };
-}
+/** The app's common data as the deploy writes it: general/common.json as it is. */
+const appCommon = (): Record<string, unknown> =>
+  readJsonc(makecomapp.generalCodeFiles.common ?? 'general/common.json') as Record<string, unknown>;
+
+/**
+ * A connection's own common data (RULES.connectionOwnData). This app's connection declares none, and
+ * the app's common data is never given to it, whatever the caller passes as the app's.
+ */
+const CONNECTION_COMMON: Record<string, unknown> = Object.freeze({});
 
 export interface SentRequest {
   method: string;
@@ -149,6 +155,11 @@ export interface RunOptions {
   /** For instant triggers: the webhook's output bundle. */
   payload?: unknown;
   now?: Date;
+  /**
+   * The app's common data, in place of general/common.json: lets a test give the app data that a
+   * module may read and prove that the connection still never sees it (RULES.connectionOwnData).
+   */
+  appCommon?: Record<string, unknown>;
 }
 
 export interface RunResult {
@@ -167,7 +178,8 @@ interface Base extends Directive {
   log?: { sanitize?: string[] };
 }
 
-const base = (): Base => readJsonc('general/base.iml.json') as unknown as Base;
+/** The base as deployed to `deployedTo`; without it, as the file stands (for the static rules). */
+const base = (deployedTo?: string): Base => readJsonc('general/base.iml.json', deployedTo) as unknown as Base;
 
 // ---------------------------------------------------------------------------------------------------
 // Static rules: checked on every component before it runs, and by the rule tests on every component.
@@ -397,8 +409,9 @@ export function loadWebhook(id: string): WebhookDef {
   };
 }
 
-export function loadConnectionCommunication(): Directive {
-  return readJsonc(codeFile('connection', 'apiKey', 'communication')) as unknown as Directive;
+/** The connection's test call, as the file stands or as deployed to `deployedTo`. */
+export function loadConnectionCommunication(deployedTo?: string): Directive {
+  return readJsonc(codeFile('connection', 'apiKey', 'communication'), deployedTo) as unknown as Directive;
 }
 
 export function connectionParams(input: Record<string, unknown>): Record<string, unknown> {
@@ -639,6 +652,11 @@ function renderRequest(
   const s = pick(vars, reqScope);
   let url = String(evaluate(d.url, s));
   if (withBase && url.startsWith('/')) url = String(evaluate(withBase.baseUrl, pick(vars, 'base'))) + url;
+  if (!withBase && !/^https?:\/\/[^/]/.test(url))
+    throw new MakeRuleError(
+      'connectionOwnData',
+      `the connection's test call goes to "${url}", not a full address: a connection has no base and no app common data to complete it`,
+    );
   return {
     url,
     method: String(d.method ? evaluate(d.method, s) : 'GET').toUpperCase(),
@@ -909,7 +927,7 @@ export async function runModuleDef(
   connection: MakeConnection,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const b = base();
+  const b = base(connection.baseUrl);
   checkBase(b);
   checkModule(def);
   const conn = connectionParams({ apiKey: connection.apiKey });
@@ -921,7 +939,7 @@ export async function runModuleDef(
     connection: conn,
     temp: {},
     now: options.now ?? new Date(),
-    common: commonFor(connection),
+    common: options.appCommon ?? appCommon(),
     data: {},
     environment: {},
   };
@@ -955,15 +973,23 @@ export async function runModule(
   return runModuleDef(loadModule(id), input, connection, options);
 }
 
-/** Runs the connection's test call; returns the metadata Make would show. */
-export async function testConnection(connection: MakeConnection): Promise<RunResult> {
+/**
+ * Runs the connection's test call; returns the metadata Make would show. The connection gets what
+ * Make gives it, its own parameters and its own common data (RULES.connectionOwnData): never the
+ * base, never the app's common data, whatever `options.appCommon` holds.
+ */
+export async function testConnection(
+  connection: MakeConnection,
+  // Taken so that a test can offer the app's common data and see that it never arrives.
+  _options: Pick<RunOptions, 'appCommon'> = {},
+  d: Directive = loadConnectionCommunication(connection.baseUrl),
+): Promise<RunResult> {
   const parameters = connectionParams({ apiKey: connection.apiKey });
-  const d = loadConnectionCommunication();
   checkConnection(d);
   const run = new Run(MODULE_TIMEOUT_MS);
   const r = await runDirective(
     d,
-    { parameters, temp: {}, now: new Date(), common: commonFor(connection), data: {}, environment: {} },
+    { parameters, temp: {}, now: new Date(), common: CONNECTION_COMMON, data: {}, environment: {} },
     {},
     run,
     'connection',
@@ -976,7 +1002,7 @@ export async function testConnection(connection: MakeConnection): Promise<RunRes
 export async function runRpc(id: string, connection: MakeConnection): Promise<RunResult> {
   const d = readJsonc(codeFile('rpc', id, 'communication')) as unknown as Directive;
   checkRpc(id, d);
-  const b = base();
+  const b = base(connection.baseUrl);
   const run = new Run(b.timeout ?? MODULE_TIMEOUT_MS);
   const conn = connectionParams({ apiKey: connection.apiKey });
   const r = await runDirective(
@@ -986,7 +1012,7 @@ export async function runRpc(id: string, connection: MakeConnection): Promise<Ru
       connection: conn,
       temp: {},
       now: new Date(),
-      common: commonFor(connection),
+      common: appCommon(),
       data: {},
       environment: {},
     },

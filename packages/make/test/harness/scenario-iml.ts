@@ -197,6 +197,8 @@ const FUNCTIONS: Record<string, Fn> = {
   max: (args) => Math.max(...args.map((a) => asNumber(a, 'max()'))),
   min: (args) => Math.min(...args.map((a) => asNumber(a, 'min()'))),
   lower: ([v]) => asText(v).toLowerCase(),
+  // split(text; separator): https://www.make.com/en/help/functions/string-functions
+  split: ([v, sep]) => asText(v).split(asText(sep)),
   // switch(expression; value1; result1; ...; [else]), compared as text as Make's "=" is here.
   switch: ([subject, ...rest]) => {
     let i = 0;

@@ -33,9 +33,10 @@ export const STATE_CELL = 'J1';
 export const LOOKUP_FORMULA =
   '=ARRAYFORMULA(IF(A2:A="",,IFERROR(VLOOKUP(TRIM(A2:A),Verified!A2:E,{2,3,4,5},FALSE),' +
   'IF(LEFT(Verified!J1,8)="running:","Waiting for "&Verified!J1,' +
+  'IF(LEFT(Verified!J1,11)="submitting:","Waiting: part 1 was submitting these rows (see Verified!J1)",' +
   'IF(LEFT(Verified!J1,8)="writing:","Not written yet: part 2 stopped part way ("&Verified!J1&"). Run part 2 again",' +
   'IF(LEFT(Verified!J1,10)="completed:","Not submitted (never charged): not a valid address, or left for the next run of part 1"&IF(Verified!J2="",""," (after "&Verified!J2&")"),' +
-  'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows")))))))';
+  'IF(Verified!J1="",,"Not verified: the job "&Verified!J1&". Run part 1 again: it sends only these rows"))))))))';
 
 export class SheetsApiError extends Error {
   constructor(
@@ -149,6 +150,8 @@ export class SheetModel {
       const hit = byAddress.get(address.toLowerCase());
       if (hit) return [row[0]!, ...hit];
       if (state.startsWith('running:')) return [row[0]!, `Waiting for ${state}`];
+      if (state.startsWith('submitting:'))
+        return [row[0]!, 'Waiting: part 1 was submitting these rows (see Verified!J1)'];
       if (state.startsWith('writing:'))
         return [row[0]!, `Not written yet: part 2 stopped part way (${state}). Run part 2 again`];
       if (state.startsWith('completed:'))

@@ -18,8 +18,8 @@
  *   [construction.md] integromat/make-skills skills/make-scenario-building/blueprint-construction.md
  *   [iterations.md]   integromat/make-skills skills/make-scenario-building/iterations.md
  *   [errors.md]       integromat/make-skills skills/make-scenario-building/error-handling.md
- *   [validate.mjs]    integromat/make-blueprints scripts/validate.mjs (its checks ported in
- *                     checkBlueprint, rewritten)
+ *   [validate.mjs]    integromat/make-blueprints scripts/validate.mjs at de846e3 (its checks
+ *                     rewritten in checkBlueprint, with the one mapping stated there)
  *   [iterator-aggregator] integromat/make-blueprints patterns/iterator-aggregator/blueprint.json
  *
  * Rules:
@@ -264,68 +264,107 @@ function unreadKeys(m: BlueprintModule): string[] {
   return out;
 }
 
+/**
+ * Make's blueprint checker, integromat/make-blueprints `scripts/validate.mjs` at commit
+ * de846e32770ef1c1360d3bad3353daa01d4b6997 (read 2026-11-28). It could not be run here: no copy of
+ * that repository can be had offline, and nothing of it is vendored. Its per-blueprint checks are
+ * rewritten below, one for one, with the same patterns and lists:
+ * - top-level keys only name, description, flow, metadata; name 1-120 characters; a non-empty flow;
+ *   metadata.version 1; metadata.scenario an object; metadata.designer.orphans an array;
+ * - per module: a whole-number id from 1, never twice; `module` matching MAKE_MODULE_ID; never
+ *   placeholder:Placeholder; a whole-number version from 1; none of FORBIDDEN_PARAMETERS under
+ *   parameters; none of FORBIDDEN_MODULE_METADATA under metadata, and metadata.designer x and y
+ *   numbers; no filter on the first module; an aggregator's parameters.feeder a whole number naming
+ *   a module of the flow;
+ * - every `{{N.` reference names a module of the flow; none of LEAKS in the blueprint's JSON.
+ * Not rewritten, because nothing here can meet them: the router, if-else and merge rules (these
+ * blueprints have none; the runner refuses any module it does not know) and the walk into routes
+ * and error handlers (these flows are linear, with no handler); and the repository's bookkeeping
+ * (a README and an index.json entry per pattern, INDEX.md in sync), which concerns its own folders.
+ *
+ * The one mapping: the checker knows public apps' `<app>:<module>`, while a custom app's module is
+ * `app#<app ID>:<module>` in a blueprint, the custom app's ID after the `app#` mark. The checks read
+ * it as Make's importer names the module, `<app ID>:<module>` (makeChecksRead), and nothing else
+ * is widened.
+ */
 const FORBIDDEN_PARAMETERS = [
+  '__IMTCONN__',
+  '__IMTKEY__',
   'hook',
   'datastore',
   'agent',
   'apiKeyKeychain',
   'basicAuthKeychain',
   'oAuthAccount',
+  'proxyKeychain',
+  'bodyDataStructure',
 ];
 const FORBIDDEN_MODULE_METADATA = ['restore', 'expect', 'interface', 'parameters', 'advanced'];
-/** A module id as Make's checks accept it, plus the custom app's `app#<id>:<module>` form. */
-const MODULE_ID = /^(?:[a-z][a-z0-9-]*|app#[a-z0-9][a-z0-9-]*):[A-Za-z0-9]+$/;
+export const MAKE_MODULE_ID = /^[a-z][a-z0-9-]*:[A-Za-z0-9]+$/;
 const LEAKS: [RegExp, string][] = [
-  [/[A-Za-z0-9._%+-]+@(?!example\.com)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/, 'an address outside example.com'],
-  [/we\.make\.com|make\.atlassian\.net/, "one of Make's internal addresses"],
-  [/(?:api[_-]?key|bearer|token)["\s:=]+[A-Za-z0-9_-]{20,}/i, 'something that looks like a credential'],
+  [/[A-Za-z0-9._%+-]+@(?!example\.com)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/, 'non-example.com email address'],
+  [/we\.make\.com|make\.atlassian\.net/, 'internal Make URL'],
+  [/(?:api[_-]?key|bearer|token)["\s:=]+[A-Za-z0-9_-]{20,}/i, 'credential-looking string'],
 ];
 
+/** A blueprint's module identifier as Make's checker reads it: `app#<app ID>:<m>` becomes `<app ID>:<m>`. */
+export function makeChecksRead(module: string): string {
+  return module.startsWith('app#') ? module.slice('app#'.length) : module;
+}
+
 /**
- * The checks of Make's blueprint repository [validate.mjs] that apply to a linear flow, rewritten, plus
- * the runner's own key rule. Returns every problem found; a shipped blueprint must have none.
+ * The checks of Make's blueprint checker (above), plus the runner's own key rule (unreadKeys).
+ * Returns every problem found; a shipped blueprint must have none.
  */
 export function checkBlueprint(bp: Blueprint): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(bp))
-    if (!['name', 'description', 'flow', 'metadata'].includes(k)) problems.push(`top-level key "${k}"`);
+    if (!['name', 'description', 'flow', 'metadata'].includes(k))
+      problems.push(`unexpected top-level key "${k}"`);
   if (typeof bp.name !== 'string' || bp.name.length < 1 || bp.name.length > 120)
-    problems.push('the name must be 1 to 120 characters');
-  if (!Array.isArray(bp.flow) || bp.flow.length === 0) problems.push('the flow is empty');
+    problems.push('name must be a 1-120 character string');
+  if (!Array.isArray(bp.flow) || bp.flow.length === 0) problems.push('flow must be a non-empty array');
   if (bp.metadata?.version !== 1) problems.push('metadata.version must be 1');
-  if (typeof bp.metadata?.scenario !== 'object') problems.push('metadata.scenario is missing');
-  if (!Array.isArray(bp.metadata?.designer?.orphans)) problems.push('metadata.designer.orphans is missing');
+  if (typeof bp.metadata?.scenario !== 'object') problems.push('metadata.scenario is required');
+  if (!Array.isArray(bp.metadata?.designer?.orphans)) problems.push('metadata.designer.orphans is required');
   const ids = new Set<number>();
   (bp.flow ?? []).forEach((m, i) => {
     const where = `module ${m.id}`;
-    if (!Number.isInteger(m.id) || m.id < 1) problems.push(`${where}: the id must be a whole number from 1`);
-    if (ids.has(m.id)) problems.push(`${where}: the id is used twice`);
+    if (!Number.isInteger(m.id) || m.id < 1) problems.push(`${where}: module id must be an integer >= 1`);
+    if (ids.has(m.id)) problems.push(`${where}: duplicate module id ${m.id}`);
     ids.add(m.id);
-    if (typeof m.module !== 'string' || !MODULE_ID.test(m.module))
-      problems.push(`${where}: "${m.module}" is not a module id`);
+    const read = typeof m.module === 'string' ? makeChecksRead(m.module) : m.module;
+    if (typeof read !== 'string' || !MAKE_MODULE_ID.test(read))
+      problems.push(`${where}: invalid module identifier "${m.module}"`);
+    if (m.module === 'placeholder:Placeholder')
+      problems.push(`${where}: placeholder:Placeholder is not a real module`);
     if (!Number.isInteger(m.version) || m.version < 1)
-      problems.push(`${where}: the version must be a whole number from 1`);
-    for (const k of Object.keys(m.parameters ?? {}))
-      if (k.startsWith('__IMT') || FORBIDDEN_PARAMETERS.includes(k))
-        problems.push(
-          `${where}: parameters.${k} binds an account's own resource; the user picks it after import`,
-        );
+      problems.push(`${where}: module version must be a positive integer`);
+    for (const k of FORBIDDEN_PARAMETERS)
+      if (m.parameters && k in m.parameters)
+        problems.push(`${where}: parameters.${k} must be omitted; the user attaches it after import`);
     const meta = m.metadata as { designer?: { x?: unknown; y?: unknown } } | undefined;
-    for (const k of Object.keys(meta ?? {}))
-      if (FORBIDDEN_MODULE_METADATA.includes(k)) problems.push(`${where}: metadata.${k} is exporter-only`);
-    if (typeof meta?.designer?.x !== 'number' || typeof meta.designer.y !== 'number')
-      problems.push(`${where}: metadata.designer needs x and y`);
-    if (i === 0 && m.filter) problems.push(`${where}: the first module cannot have a filter`);
+    if (meta) {
+      for (const k of Object.keys(meta))
+        if (FORBIDDEN_MODULE_METADATA.includes(k))
+          problems.push(`${where}: module metadata.${k} is exporter-only`);
+      if (typeof meta.designer?.x !== 'number' || typeof meta.designer.y !== 'number')
+        problems.push(`${where}: metadata.designer.x/y coordinates are required`);
+    } else problems.push(`${where}: metadata.designer is required`);
+    if (m.module === BUILTIN.aggregator && !Number.isInteger(m.parameters?.feeder))
+      problems.push(`${where}: aggregator parameters.feeder must be a module id`);
+    if (i === 0 && m.filter) problems.push(`${where}: the first module of a scenario must not have a filter`);
     problems.push(...unreadKeys(m));
   });
   for (const m of bp.flow ?? [])
-    if (m.module === BUILTIN.aggregator && !ids.has(Number(m.parameters?.feeder)))
+    if (m.module === BUILTIN.aggregator && !ids.has(m.parameters?.feeder as number))
       problems.push(
-        `module ${m.id}: the aggregator's feeder ${String(m.parameters?.feeder)} is not a module`,
+        `module ${m.id}: aggregator feeder ${String(m.parameters?.feeder)} does not reference an existing module id`,
       );
   const raw = JSON.stringify(bp);
   for (const ref of raw.matchAll(/\{\{\s*`?(\d+)`?\s*[.}]/g))
-    if (!ids.has(Number(ref[1]))) problems.push(`{{${ref[1]}....}} reads a module the flow does not have`);
+    if (!ids.has(Number(ref[1])))
+      problems.push(`IML reference {{${ref[1]}....}} points at a non-existent module id`);
   for (const [re, what] of LEAKS) {
     const hit = re.exec(raw);
     if (hit) problems.push(`possible leak (${what}): "${hit[0]}"`);
@@ -357,6 +396,13 @@ function conditionHolds(c: FilterCondition, ctx: BundleContext): boolean {
       return pattern(b).test(a);
     case 'text:notpattern':
       return !pattern(b).test(a);
+    // Datetime "Later than" (same page): both sides read as dates; a side that is not a date makes
+    // the condition false, never a guess.
+    case 'date:greater': {
+      const x = Date.parse(a);
+      const y = Date.parse(b);
+      return !Number.isNaN(x) && !Number.isNaN(y) && x > y;
+    }
     case 'exist':
       return a !== '';
     case 'notexist':
