@@ -10,7 +10,9 @@
  * - `# needs <what>: <where it stops>` commands are not run (an account, the network); those whose
  *   missing values are `NAME=<placeholder>` settings run without them and must refuse, naming each;
  * - `npm test` is CI's own command, of which this test is a part, and is not run here; `npx jest <paths>`
- *   is checked to name test files (`--listTests`), which the tiers themselves run.
+ *   is checked to name test files (`--listTests`), which the tiers themselves run; `npm run n8n` is run
+ *   as written by packages/n8n/test/npm-run-n8n.e2e.test.ts (PROVEN_BY below);
+ * - a build already done in the clone is not repeated, nor a server started twice.
  * The one change made to a command: the sandbox's port. The machine is shared, so 8787 may be taken; the
  * clone's `npm start` gets a free port in PORT and `127.0.0.1:8787` in a command becomes that port.
  * HOME is a folder of the test's own (`~/.n8n` steps land there); npm's cache and the n8n cache
@@ -34,7 +36,6 @@ import {
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { prerequisiteMissing } from '../support/optional-suite';
 import {
   behaviourOf,
   commandsOf,
@@ -265,6 +266,20 @@ async function stopServer(server: Server): Promise<void> {
   clearTimeout(late);
 }
 
+/**
+ * Commands another end-to-end test runs exactly as the README writes them, from the repository root,
+ * with more checks than a README run could make. Run here too they would add minutes to a test that
+ * must stay short; the test file must still run the very command.
+ */
+const PROVEN_BY: ReadonlyArray<{ command: RegExp; test: string; runs: string; why: string }> = [
+  {
+    command: /^npm run n8n$/,
+    test: 'packages/n8n/test/npm-run-n8n.e2e.test.ts',
+    runs: "runNpmScript(['run', 'n8n']",
+    why: 'up to the editor, the credential and Ctrl+C; the demo builds and loads the same package in this clone',
+  },
+];
+
 /** What some commands must print besides exiting 0: the results a README promises. */
 const PRINTS: ReadonlyArray<{ command: RegExp; says: RegExp[] }> = [
   {
@@ -277,6 +292,8 @@ const PRINTS: ReadonlyArray<{ command: RegExp; says: RegExp[] }> = [
       /Demo finished\. Where to go next:\n- .+README\.md/,
     ],
   },
+  { command: /verifySingle\(\{ email: 'valid@example\.com' \}\)/, says: [/^valid$/m] },
+  { command: /^curl .*\/v1\/verify\/single/, says: [/"status":"valid"/] },
   {
     // Verify Email Address's first result: the fields the READMEs name (Category, Group, Safe to Send).
     command: /invoke create verify_email/,
@@ -298,6 +315,7 @@ async function runReadme(file: string, commands: ReadmeCommand[]): Promise<strin
   const ws = await freshClone();
   const servers: Server[] = [];
   const env = { ...ws.env };
+  const built = new Set<string>();
   let cwd = ws.clone;
   const at = (c: ReadmeCommand) => `${file}:${c.line} \`${c.text}\``;
 
@@ -337,14 +355,20 @@ async function runReadme(file: string, commands: ReadmeCommand[]): Promise<strin
       say(`  ${ran.seconds} s  listed, not run (the test tiers run it): ${text}`);
       return;
     }
-    if (/^npm run n8n$/.test(text) && !existsSync(join(n8nCache, '2.8.4', '.evf-installed'))) {
-      prerequisiteMissing(
-        `${at(command)}: n8n is not installed in ${n8nCache} (npm run n8n:install -w n8n-nodes-evf, about 6 minutes)`,
-        'not run',
-      );
+    const elsewhere = PROVEN_BY.find(({ command: which }) => which.test(text));
+    if (elsewhere) {
+      const source = readFileSync(join(root, elsewhere.test), 'utf8');
+      if (!source.includes(elsewhere.runs))
+        failures.push(`${at(command)}: ${elsewhere.test} no longer runs ${elsewhere.runs}`);
+      say(`  not run here (${elsewhere.test} runs it, ${elsewhere.why}): ${text}`);
       return;
     }
     if (behaviour.kind === 'keeps-running') {
+      // A reader whose sandbox still runs in its terminal from an earlier section does not start another.
+      if (servers.some((server) => server.text === text && server.child.exitCode === null)) {
+        say(`  already running: ${text}`);
+        return;
+      }
       const started = Date.now();
       try {
         servers.push(await startServer(text, cwd, env, readyLineOf(text)!));
@@ -355,8 +379,16 @@ async function runReadme(file: string, commands: ReadmeCommand[]): Promise<strin
       return;
     }
 
+    // A README repeats a build for the reader who starts at that section; run twice in one clone it
+    // gives the same files, so a build that passed here is not run again.
+    const key = `${cwd}\0${text}`;
+    if (/^npm run build -w [@\w/-]+$/.test(text) && built.has(key)) {
+      say(`  built already in this clone: ${text}`);
+      return;
+    }
     const ran = await runCommand(text, cwd, env);
     say(`  ${ran.seconds} s  exit ${ran.code}: ${text}`);
+    if (ran.code === 0) built.add(key);
     cwd = ran.cwd;
     if (ran.code !== 0) {
       failures.push(`${at(command)} exited ${ran.code}:\n${tail(ran.output)}`);

@@ -150,7 +150,7 @@ export function withoutNpmCi(text: string): string {
  * command missing here fails the unit test, so a new one cannot slip through unwaited.
  */
 export const READY_LINES: ReadonlyArray<{ command: RegExp; ready: RegExp }> = [
-  { command: /^(PORT=\d+ )?npm start\b/, ready: /Base URL\s+http:\/\/127\.0\.0\.1:\d+\/api/ },
+  { command: /^npm start\b/, ready: /Base URL\s+http:\/\/127\.0\.0\.1:\d+\/api/ },
   { command: /^npm run n8n$/, ready: /n8n editor\s+http:\/\/\S+/ },
 ];
 
