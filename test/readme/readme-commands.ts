@@ -37,7 +37,7 @@ export type Behaviour =
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
 
 /** A value the reader fills in: `<service host>`, `<app name>`; never a redirection such as `< in.txt`. */
-export const PLACEHOLDER = /<[A-Za-z][^<>\n]*>/;
+const PLACEHOLDER = /<[A-Za-z][^<>\n]*>/;
 
 /** Where a trailing `#` comment starts outside quotes, or -1. */
 function commentStart(line: string): number {
@@ -149,7 +149,7 @@ export function withoutNpmCi(text: string): string {
  * How the runner knows a server it started is up: the line it prints once it serves. A `keeps running`
  * command missing here fails the unit test, so a new one cannot slip through unwaited.
  */
-export const READY_LINES: ReadonlyArray<{ command: RegExp; ready: RegExp }> = [
+const READY_LINES: ReadonlyArray<{ command: RegExp; ready: RegExp }> = [
   { command: /^npm start\b/, ready: /Base URL\s+http:\/\/127\.0\.0\.1:\d+\/api/ },
   { command: /^npm run n8n$/, ready: /n8n editor\s+http:\/\/\S+/ },
 ];
