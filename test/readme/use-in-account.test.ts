@@ -66,9 +66,7 @@ const useIt = section(rootReadme, 'Use it in your account');
 describe('the root README\'s "Use it in your account"', () => {
   it('is there, near the top, and says what the user needs first', () => {
     expect(useIt).not.toBe('');
-    expect(rootReadme.indexOf('## Use it in your account')).toBeLessThan(
-      rootReadme.indexOf('## The two commands'),
-    );
+    expect(rootReadme.indexOf('## Use it in your account')).toBeLessThan(rootReadme.indexOf('## Every test'));
     expect(useIt).toMatch(/paid account/i);
     expect(useIt).toMatch(/API key/);
     expect(useIt).toMatch(/Profile, then API/);
@@ -93,6 +91,30 @@ describe('the root README\'s "Use it in your account"', () => {
 
   it('uses no jargon', () => {
     expect(useIt.match(JARGON)).toBeNull();
+  });
+});
+
+describe('the root README\'s "Try it here first"', () => {
+  const tryIt = section(rootReadme, 'Try it here first');
+
+  it('comes before the account paths', () => {
+    expect(tryIt).not.toBe('');
+    expect(rootReadme.indexOf('## Try it here first')).toBeLessThan(
+      rootReadme.indexOf('## Use it in your account'),
+    );
+  });
+
+  it.each([
+    ['the demo', /^npm run demo$/m],
+    ['n8n, with its one-time install', /^npm run n8n:install -w n8n-nodes-evf\b[\s\S]*^npm run n8n\b/m],
+    ["Zapier's invoke on the built app", /^npm run build -w @evf\/zapier$[\s\S]*invoke create verify_email/m],
+  ])('gives a local first success: %s', (_name, command) => {
+    expect(tryIt).toMatch(command);
+  });
+
+  it('says how long each takes, as measured', () => {
+    const times = tryIt.match(/about \d+ (s|seconds|minutes?)\b/g) ?? [];
+    expect(times.length).toBeGreaterThanOrEqual(4);
   });
 });
 

@@ -1,15 +1,16 @@
 // `npm run release:check -w @evf/zapier`: everything `zapier-platform push` needs, short of the network,
 // in the order a problem is cheapest to find:
-// 1. the listing (listing/listing.json: name, description, logo, category, a real homepage) and the
-//    logo made from the Make app's;
-// 2. the release variables push's `_zapier-build` bakes into the bundle (EVF_BASE_URL, EVF_APP_ORIGIN),
-//    checked by the same rule (scripts/bundle.cjs --release);
-// 3. the type check;
-// 4. `zapier-platform build --skip-validation` here, as push runs it (install from the registry, zip,
+// 1. the settings only the app's owner can give, all named in one refusal before anything long runs:
+//    the listing's real homepage (listing/listing.json, with its name, description, logo and category)
+//    and the release variables push's `_zapier-build` bakes into the bundle (EVF_BASE_URL,
+//    EVF_APP_ORIGIN), checked by the same rule (scripts/bundle.cjs --release); then the logo made from
+//    the Make app's;
+// 2. the type check;
+// 3. `zapier-platform build --skip-validation` here, as push runs it (install from the registry, zip,
 //    the CLI's own check of the zip), leaving build/build.zip; only the style check, which calls
 //    Zapier's servers, is left to push;
-// 5. `zapier-platform validate --without-style`, the local half of that check;
-// 6. build/source.zip holds no node_modules and no tests.
+// 4. `zapier-platform validate --without-style`, the local half of that check;
+// 5. build/source.zip holds no node_modules and no tests.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { readListing, listingProblems } = require('./listing.cjs');
@@ -27,20 +28,42 @@ function step(title, command, args) {
   }
 }
 
+/** The command with its settings, as the README shows it and as a refusal repeats it. */
+const WITH_SETTINGS =
+  'EVF_BASE_URL=https://<service host>/api EVF_APP_ORIGIN=https://<app host> npm run release:check -w @evf/zapier';
+
 async function main() {
+  // Every missing setting is named in one refusal: a reader who fixed one should not meet the next
+  // only on the second run.
+  const refused = [];
   const problems = listingProblems(readListing(), { release: true });
-  if (problems.length) {
+  if (problems.length)
+    refused.push(...problems.map((problem) => `packages/zapier/listing/listing.json ${problem}`));
+  else process.stdout.write('✔ Zapier listing\n');
+  process.stdout.write('\n▶ Release variables (EVF_BASE_URL, EVF_APP_ORIGIN) and the release bundle\n');
+  const bundle = spawnSync(process.execPath, ['scripts/bundle.cjs', '--release'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  process.stdout.write(bundle.stdout);
+  if (bundle.status !== 0)
+    refused.push(
+      ...(bundle.stderr.trim()
+        ? bundle.stderr.trim().split('\n')
+        : ['the release bundle failed to build']
+      ).map((line) => line.replace(/^Release build refused: /, '')),
+    );
+  if (refused.length) {
+    const fixes = [];
+    if (problems.length)
+      fixes.push('put your product\'s https page as "homepage" in packages/zapier/listing/listing.json');
+    if (bundle.status !== 0) fixes.push(`give the two addresses in the command:\n  ${WITH_SETTINGS}`);
     process.stderr.write(
-      `✖ Zapier listing (packages/zapier/listing/listing.json):\n  - ${problems.join('\n  - ')}\n`,
+      `✖ Not ready to check a release; it needs:\n  - ${refused.join('\n  - ')}\nTo fix: ${fixes.join('; then ')}\n`,
     );
     process.exit(1);
   }
-  process.stdout.write('✔ Zapier listing\n');
   step('Logo made from the Make logo', process.execPath, ['scripts/logo.cjs', '--check']);
-  step('Release variables (EVF_BASE_URL, EVF_APP_ORIGIN) and the release bundle', process.execPath, [
-    'scripts/bundle.cjs',
-    '--release',
-  ]);
   step('Type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
   for (const [title, args, says] of [
     [
