@@ -71,7 +71,11 @@ export interface ListRunInput extends ForgetPolicy {
    * returning the unsent part: for a user who chose to fail. The book is stored first either way.
    */
   failOnStop?: boolean;
-  /** Last changes to the plan before it is sent (e.g. a webhook_url that depends on the job count). */
+  /**
+   * Last changes to the plan before it is sent (e.g. a webhook_url that depends on the job count, or
+   * fewer addresses when the balance covers only part of the list). Addresses it takes out of the plan
+   * stay unsent in the memory, for a later run. It may throw: nothing has been charged or written yet.
+   */
   beforeSend?: (plan: SubmissionPlan) => Promise<SubmissionPlan>;
 }
 
@@ -262,7 +266,22 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
       };
     }
   }
-  if (input.beforeSend) plan = await input.beforeSend(plan);
+  let heldBack: string[] = [];
+  if (input.beforeSend) {
+    const planned = plan.chunks.flat();
+    plan = await input.beforeSend(plan);
+    const kept = new Set(plan.chunks.flat());
+    heldBack = planned.filter((email) => !kept.has(email));
+    if (plan.chunks.length === 0) {
+      await input.store(book);
+      return {
+        ...base(book, undefined, next, memoryKept, recovered),
+        unsent: planned,
+        outcome: { kind: 'nothing_to_send', plan },
+        note: 'Nothing sent or charged: the step before sending took every address out.',
+      };
+    }
+  }
 
   // 4. The doubt is written before the first request that can charge; from the read below to the write
   //    nothing awaits, so two runs sharing a store cannot both pass it.
@@ -319,7 +338,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
       const entry = await settle(
         {
           jobs: error.accepted as BulkSubmission[],
-          unsent: error.unsent,
+          unsent: [...error.unsent, ...heldBack],
           unsentAfter: error.retryAt,
           stoppedBy: error.stoppedBy,
         },
@@ -344,7 +363,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
         emails: plan.chunks.flat(),
         sizes: plan.chunks.map((c) => c.length),
       };
-      const entry = await settle({ jobs: [], unsent: [] }, uncertain);
+      const entry = await settle({ jobs: [], unsent: heldBack }, uncertain);
       return afterDoubt(book, entry, previous, next, plan, memoryKept, recovered, []);
     }
     // Any other answer from the service is a clear refusal: nothing of this plan was charged.
@@ -356,6 +375,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
     // Anything else (a bug, the platform stopping the run) leaves the doubt for the next run to settle.
     throw error;
   }
+  if (heldBack.length) submission = { ...submission, unsent: [...submission.unsent, ...heldBack] };
   const entry = await settle(submission);
   const result = base(book, entry, next, memoryKept, recovered);
   const charged = submission.jobs.reduce((n, j) => n + (j.total_emails ?? 0), 0);
