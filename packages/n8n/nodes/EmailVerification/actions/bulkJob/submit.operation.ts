@@ -7,6 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	addressesByItem,
+	coverList,
+	InputError,
 	isJobStopped,
 	isOpenRow,
 	RESULT_COLUMNS,
@@ -18,6 +20,8 @@ import {
 	type ListSubmission,
 	type PreflightReport,
 	type Priority,
+	type ShortCreditChoice,
+	type SubmissionPlan,
 } from '@evf/client';
 import {
 	groupFilter,
@@ -167,6 +171,28 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
+				displayName: 'If the Balance Is Short',
+				name: 'onShortCredit',
+				type: 'options',
+				default: 'sendNothing',
+				description:
+					'What to do when the credits left (read first, for free) cannot cover the addresses to send: either way the step says how many credits are missing before anything is charged',
+				options: [
+					{
+						name: 'Fail Before Sending',
+						value: 'sendNothing',
+						description:
+							'Stop with an error that says how many credits are missing; nothing is sent or charged',
+					},
+					{
+						name: 'Send What the Balance Covers',
+						value: 'sendWhatFits',
+						description:
+							'Send as many addresses as there are credits; the rest stay unsent (unsent) for a run after a top-up, and credit_note says how many credits are missing',
+					},
+				],
+			},
+			{
 				displayName: 'List Name',
 				name: 'name',
 				type: 'string',
@@ -235,6 +261,7 @@ interface SubmitOptions {
 	sendAgain?: boolean;
 	nothingToSend?: 'error' | 'report';
 	onStop?: 'output' | 'fail';
+	onShortCredit?: ShortCreditChoice;
 	rememberLists?: boolean;
 	skipAnswered?: boolean;
 	name?: string;
@@ -343,6 +370,37 @@ function notSentItem(
 	);
 }
 
+/**
+ * The balance read first (free) against the addresses about to be sent: a list it covers goes whole;
+ * otherwise, before anything is charged, the step fails saying how many credits are missing, or sends
+ * what the balance covers (the rest stay unsent in the list memory). A failed read changes nothing:
+ * the service still refuses what the balance cannot pay for.
+ */
+async function withinBalance(
+	client: EmailVerificationClient,
+	plan: SubmissionPlan,
+	choice: ShortCreditChoice | undefined,
+	signal: AbortSignal | undefined,
+): Promise<{ plan: SubmissionPlan; note?: string }> {
+	const size = plan.chunks.reduce((n, chunk) => n + chunk.length, 0);
+	const credits = await client
+		.getCredits({ signal })
+		.then((balance) => balance.credits)
+		.catch(() => undefined);
+	if (typeof credits !== 'number') return { plan };
+	const cover = coverList(size, credits, choice ?? 'sendNothing');
+	if (cover.covered) return { plan };
+	if (cover.send === 0) throw new InputError('credits', 'balance', cover.message ?? '');
+	let left = cover.send;
+	const chunks: string[][] = [];
+	for (const chunk of plan.chunks) {
+		if (left <= 0) break;
+		chunks.push(chunk.slice(0, left));
+		left -= chunk.length;
+	}
+	return { plan: { ...plan, chunks }, note: cover.message ?? undefined };
+}
+
 async function submitOne(
 	context: IExecuteFunctions,
 	client: EmailVerificationClient,
@@ -363,6 +421,7 @@ async function submitOne(
 	// only says where the book lives (static data) and how to wait for the jobs.
 	const store = options.rememberLists === false ? undefined : listStore(context);
 	let resumeUrl: string | undefined;
+	let creditNote: string | undefined;
 	const days = Number(options.forgetFinishedDays ?? 0);
 	const result = await runList(client, {
 		list: {
@@ -381,7 +440,9 @@ async function submitOne(
 		sendAgain: options.sendAgain === true,
 		failOnStop: options.onStop === 'fail',
 		...(days > 0 ? { keepFinishedMs: days * 86_400_000 } : {}),
-		beforeSend: async (plan) => {
+		beforeSend: async (planned) => {
+			const { plan, note } = await withinBalance(client, planned, options.onShortCredit, signal);
+			creditNote = note;
 			// Only a list that stays one job, and that the allowance takes whole, can resume on its
 			// webhook: the execution resumes once, and the addresses left unsent must be in its output.
 			const fitsWhole = !plan.fitsNow || plan.fitsNow.left >= plan.preflight.unique.length;
@@ -390,7 +451,7 @@ async function submitOne(
 			return resumeUrl ? await client.withJobFields(plan, { webhook_url: resumeUrl }) : plan;
 		},
 	});
-	const stop = stopFields(result, store);
+	const stop = { ...stopFields(result, store), ...(creditNote ? { credit_note: creditNote } : {}) };
 	const { outcome } = result;
 	if (outcome.kind === 'nothing_to_send') {
 		// Only with "Output the Pre-Flight Report": nothing to send, charge or wait for.
