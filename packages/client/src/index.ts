@@ -184,6 +184,8 @@ export {
   entryFor,
   isDueAgain,
   dueAgain,
+  answeredRowFields,
+  isRowDueAgain,
 } from './verify-again';
 export type { VerifyAgainEntry, VerifyAgainMemory, VerifyAgainFields, VerifyAgainPolicy } from './verify-again';
 

@@ -182,3 +182,27 @@ export function dueAgain(
   }
   return { due, nextAt: next === Infinity ? null : new Date(next).toISOString() };
 }
+
+/**
+ * For platforms that keep the count in the row itself (a sheet's columns): the fields for an answer that
+ * just came, from the row's earlier `verify_attempts` cell (empty for a row answered the first time).
+ */
+export function answeredRowFields(
+  earlierAttempts: unknown,
+  status: unknown,
+  now: number,
+  policy: VerifyAgainPolicy = {},
+): VerifyAgainFields {
+  const before = Number(earlierAttempts);
+  const attempts = (Number.isSafeInteger(before) && before > 0 ? before : 0) + 1;
+  const entry = { attempts, answeredAt: new Date(now).toISOString(), status: String(status ?? '') };
+  return verifyAgainFields(entry, status, policy);
+}
+
+/** Whether a row's `verify_again_after` cell names a time that has come (empty: never). */
+export function isRowDueAgain(row: { verify_again_after?: unknown }, now: number): boolean {
+  const cell = row.verify_again_after;
+  if (typeof cell !== 'string' || cell.trim() === '') return false;
+  const at = Date.parse(cell);
+  return !Number.isNaN(at) && at <= now;
+}

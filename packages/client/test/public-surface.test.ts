@@ -64,6 +64,8 @@ const PUBLIC = [
   'entryFor',
   'isDueAgain',
   'dueAgain',
+  'answeredRowFields',
+  'isRowDueAgain',
   'creditThreshold',
   'creditBelow',
   'coverList',

@@ -10,6 +10,8 @@ import {
   recordAnswers,
   verifyAgainFields,
   entryFor,
+  answeredRowFields,
+  isRowDueAgain,
 } from '@evf/client';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
@@ -88,4 +90,25 @@ test('a stated policy: one more try after an hour; dueAgain gives the next time'
   expect(verifyAgainFields(entryFor(after, 'a@x.com'), 'unknown', policy).verify_again_reason).toBe(
     'Unknown after being verified 2 times: not tried again.',
   );
+});
+
+test('a row that keeps its own count: fields for a new answer, and when it is due', () => {
+  const first = answeredRowFields('', 'unknown', T0);
+  expect(first).toEqual({
+    verify_again_after: new Date(T0 + 6 * HOUR).toISOString(),
+    verify_attempts: 1,
+    verify_again_reason: null,
+  });
+  expect(isRowDueAgain(first, T0 + 6 * HOUR - 1)).toBe(false);
+  expect(isRowDueAgain(first, T0 + 6 * HOUR)).toBe(true);
+  expect(answeredRowFields(1, 'unknown', T0).verify_again_after).toBe(new Date(T0 + 24 * HOUR).toISOString());
+  const capped = answeredRowFields('2', 'unknown', T0);
+  expect(capped).toMatchObject({ verify_again_after: null, verify_attempts: 3 });
+  expect(isRowDueAgain(capped, T0 + 1000 * HOUR)).toBe(false);
+  expect(answeredRowFields(1, 'valid', T0)).toEqual({
+    verify_again_after: null,
+    verify_attempts: 2,
+    verify_again_reason: null,
+  });
+  expect(isRowDueAgain({ verify_again_after: 'soon' }, T0)).toBe(false);
 });
