@@ -64,6 +64,12 @@ export interface ListRunInput extends ForgetPolicy {
    * original workflow reads the static data as it was when the failed execution started).
    */
   checkService?: boolean;
+  /**
+   * The list's addresses were answered and are due to be verified again (Unknown answers whose time has
+   * come): a finished entry for this list whose run finished before this time (ISO 8601) is forgotten,
+   * so the list is sent again. Once: a replay after that run finds the newer entry and sends nothing.
+   */
+  againSince?: string;
   /** Send even though the service shows a job of the same size within the window (with checkService). */
   sendAgain?: boolean;
   /**
@@ -166,7 +172,16 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
   const iso = new Date(now).toISOString();
   const memoryKept = input.memoryKept !== false;
   const opts = { signal: input.options?.signal, deadline: input.options?.deadline };
-  let book = openBook(input.load ? input.load() : input.book, now, input);
+  const againSince = input.againSince ? Date.parse(input.againSince) : Number.NaN;
+  /** The book as stored, without a finished entry of this list that is due again (againSince). */
+  const open = (stored: unknown): ListBook => {
+    const opened = openBook(stored, now, input);
+    if (Number.isNaN(againSince)) return opened;
+    const there = findList(opened, input.list.emails, now)?.entry;
+    const due = there && !there.inDoubt && there.finishedAt && Date.parse(there.finishedAt) < againSince;
+    return due ? { v: 1, lists: opened.lists.filter((e) => e !== there) } : opened;
+  };
+  let book = open(input.load ? input.load() : input.book);
   let found = findList(book, input.list.emails, now);
   const recovered: ListMemory['jobs'] = [];
 
@@ -180,7 +195,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
    */
   const claim = async (from: BookEntry | undefined, to: BookEntry): Promise<boolean> => {
     if (input.load) {
-      book = openBook(input.load(), now, input);
+      book = open(input.load());
       const there = findList(book, input.list.emails, now)?.entry;
       if (!same(there, from)) return false;
       from = there;
