@@ -12,12 +12,22 @@ const HOUR = 3600_000;
 /** The delays before each further try, in order: their number is the cap on further tries. */
 export const VERIFY_AGAIN_DELAYS_MS: readonly number[] = [6 * HOUR, 24 * HOUR];
 
-/** The statuses that are not an answer about the mailbox, and so may be asked again. */
-const OPEN_STATUSES = new Set(['unknown', 'not_verified']);
+/** The primary labels that are not an answer about the mailbox, and so may be asked again. */
+const OPEN_LABELS = new Set(['unknown', 'not_verified']);
 
-/** Whether a result status may be tried again (Unknown, Not Verified). */
-export function mayVerifyAgain(status: unknown): boolean {
-  return typeof status === 'string' && OPEN_STATUSES.has(status.trim().toLowerCase());
+/**
+ * An answer as the rule reads it: a primary label ('unknown', 'not_verified', 'valid', ...) or a result
+ * row, whose `details.primary_label` says it (its `status` is valid, invalid or risky: an Unknown is risky).
+ */
+function labelOf(answer: unknown): string {
+  if (typeof answer === 'string') return answer.trim().toLowerCase();
+  const label = (answer as { details?: { primary_label?: unknown } } | null)?.details?.primary_label;
+  return typeof label === 'string' ? label.trim().toLowerCase() : '';
+}
+
+/** Whether an answer (a primary label, or a result row) may be tried again: Unknown, Not Verified. */
+export function mayVerifyAgain(answer: unknown): boolean {
+  return OPEN_LABELS.has(labelOf(answer));
 }
 
 /** What is remembered per address: how many answers it has had, and when the last came. */
@@ -26,7 +36,7 @@ export interface VerifyAgainEntry {
   attempts: number;
   /** When the last answer came, ISO 8601. */
   answeredAt: string;
-  /** The last answer's status. */
+  /** The last answer's primary label (unknown or not_verified). */
   status: string;
 }
 
@@ -129,7 +139,7 @@ export function recordAnswers(
     emails[key] = {
       attempts: (before?.attempts ?? 0) + 1,
       answeredAt: at,
-      status: String(status).trim().toLowerCase(),
+      status: labelOf(status),
     };
   }
   return { v: 1, emails };
@@ -158,7 +168,7 @@ export function isDueAgain(
   const entry =
     known ??
     (answeredAt && !Number.isNaN(Date.parse(answeredAt))
-      ? { attempts: 1, answeredAt, status: String(status) }
+      ? { attempts: 1, answeredAt, status: labelOf(status) }
       : undefined);
   if (!entry) return false;
   const after = verifyAgainFields(entry, status, policy).verify_again_after;
@@ -195,7 +205,7 @@ export function answeredRowFields(
 ): VerifyAgainFields {
   const before = Number(earlierAttempts);
   const attempts = (Number.isSafeInteger(before) && before > 0 ? before : 0) + 1;
-  const entry = { attempts, answeredAt: new Date(now).toISOString(), status: String(status ?? '') };
+  const entry = { attempts, answeredAt: new Date(now).toISOString(), status: labelOf(status) };
   return verifyAgainFields(entry, status, policy);
 }
 

@@ -112,3 +112,12 @@ test('a row that keeps its own count: fields for a new answer, and when it is du
   });
   expect(isRowDueAgain({ verify_again_after: 'soon' }, T0)).toBe(false);
 });
+
+test('a result row is read by its primary label: an Unknown is status risky', () => {
+  const row = { email: 'a@x.com', status: 'risky', details: { primary_label: 'unknown', tags: [] } };
+  expect(mayVerifyAgain(row)).toBe(true);
+  expect(mayVerifyAgain({ ...row, details: { primary_label: 'catch_all', tags: [] } })).toBe(false);
+  expect(answeredRowFields(undefined, row, T0).verify_again_after).toBe(
+    new Date(T0 + 6 * HOUR).toISOString(),
+  );
+});
