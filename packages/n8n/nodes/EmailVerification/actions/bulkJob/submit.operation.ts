@@ -10,8 +10,7 @@ import {
 	coverList,
 	InputError,
 	isJobStopped,
-	isOpenRow,
-	RESULT_COLUMNS,
+	isRowDueAgain,
 	runList,
 	summarizePreflight,
 	type HeldReason,
@@ -30,6 +29,7 @@ import {
 	waitProperties,
 } from '../common.descriptions';
 import { itemFor, readField } from '../../helpers/items';
+import { isRowOpen } from './getResultsForRows.operation';
 import { listStore, type ListStore } from '../../helpers/listMemory';
 import {
 	outputStoppedJob,
@@ -232,7 +232,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows',
+					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows. A row answered Unknown is open again once its verify_again_after time has come (6 hours, then 24; two more tries at most).',
 				displayOptions: { show: { '/emailSource': ['field'] } },
 			},
 			{
@@ -262,6 +262,8 @@ interface SubmitOptions {
 	nothingToSend?: 'error' | 'report';
 	onStop?: 'output' | 'fail';
 	onShortCredit?: ShortCreditChoice;
+	/** Set by the step, not the user: rows answered Unknown are due again since this time. */
+	againSince?: string;
 	rememberLists?: boolean;
 	skipAnswered?: boolean;
 	name?: string;
@@ -438,6 +440,7 @@ async function submitOne(
 		memoryKept: store ? store.kept : false,
 		checkService: store ? store.checkService : false,
 		sendAgain: options.sendAgain === true,
+		...(options.againSince ? { againSince: options.againSince } : {}),
 		failOnStop: options.onStop === 'fail',
 		...(days > 0 ? { keepFinishedMs: days * 86_400_000 } : {}),
 		beforeSend: async (planned) => {
@@ -516,13 +519,21 @@ export async function execute(
 		if (source === 'field') {
 			const field = this.getNodeParameter('emailField', 0) as string;
 			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
-			const verification = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
-			// A settled row gives an empty cell: skipped silently, and every item keeps its place.
+			const now = Date.now();
+			// A settled row gives an empty cell: skipped silently, and every item keeps its place. A row
+			// answered Unknown whose verify_again_after time has come is open again (isRowOpen).
 			const values = items.map((item) =>
-				options.skipAnswered && !isOpenRow(item.json[verification])
-					? ''
-					: readField(item.json, field),
+				options.skipAnswered && !isRowOpen(item.json, now) ? '' : readField(item.json, field),
 			);
+			// The earliest time a row sent again was due: the list's finished run before it is forgotten.
+			const dueTimes = options.skipAnswered
+				? items
+						.filter((item) => isRowDueAgain(item.json, now))
+						.map((item) => Date.parse(String(item.json.verify_again_after)))
+				: [];
+			const sheetOptions: SubmitOptions = dueTimes.length
+				? { ...options, againSince: new Date(Math.min(...dueTimes)).toISOString() }
+				: options;
 			const all = items.map((_, index) => index);
 			if (options.skipAnswered && items.length && values.every((value) => value === '')) {
 				// A finished sheet: every row is answered. Nothing to send is the expected end of a schedule.
@@ -540,7 +551,7 @@ export async function execute(
 					),
 				];
 			}
-			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
+			return await submitOne(this, client, values, sheetOptions, all, 0, submitted, items.length);
 		}
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
