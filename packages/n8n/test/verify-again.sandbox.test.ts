@@ -125,3 +125,19 @@ test('Unknown rows go again after 6 hours, then 24, then stay Unknown; definite 
 	expect((await scheduledRun(sheet)).sent).toBe(0);
 	expect(sentLists()).toBe(posts0 + 3);
 });
+
+test("Verify's items say when an Unknown answer can be tried again, counting on from the item", async () => {
+	const out = await run(
+		{ resource: 'email', operation: 'verify', email: 'unknown.eve@example.com', options: {} },
+		[{ json: { Email: 'unknown.eve@example.com' } }],
+	);
+	expect(out[0].json).toMatchObject({ verify_attempts: 1, verify_again_reason: null });
+	expect(Date.parse(String(out[0].json.verify_again_after)) - Date.now()).toBeGreaterThan(
+		5.9 * HOUR,
+	);
+	const valid = await run(
+		{ resource: 'email', operation: 'verify', email: 'valid.fay@example.com', options: {} },
+		[{ json: { verify_attempts: 2 } }],
+	);
+	expect(valid[0].json).toMatchObject({ verify_again_after: null, verify_attempts: 3 });
+});
