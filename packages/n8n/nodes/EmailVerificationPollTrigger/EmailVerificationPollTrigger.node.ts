@@ -90,12 +90,12 @@ export class EmailVerificationPollTrigger implements INodeType {
 				displayOptions: { show: { event: ['creditBalanceBelow'] } },
 			},
 			{
-				displayOptions: { show: { event: ['jobFinished'] } },
 				displayName:
 					'At the Poll Times set above, reads the job list back to the oldest job still running at the last check, and starts the workflow once for each job that has finished since, with the fields of the job list (job_id, status, total_emails, processed, progress_percent, created_at). Reading jobs costs no credits.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { event: ['jobFinished'] } },
 			},
 		],
 	};
