@@ -187,7 +187,12 @@ export {
   answeredRowFields,
   isRowDueAgain,
 } from './verify-again';
-export type { VerifyAgainEntry, VerifyAgainMemory, VerifyAgainFields, VerifyAgainPolicy } from './verify-again';
+export type {
+  VerifyAgainEntry,
+  VerifyAgainMemory,
+  VerifyAgainFields,
+  VerifyAgainPolicy,
+} from './verify-again';
 
 // Low credit: a trigger that fires once per drop below a threshold, and a list checked against the balance.
 export { creditThreshold, creditBelow, coverList } from './credit-alert';
