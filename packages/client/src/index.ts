@@ -139,3 +139,27 @@ export type { ListBook, BookEntry, InDoubt, ForgetPolicy } from './lists/book';
 export { SETTLE_AFTER_MS } from './lists/settle';
 export { readFinishedFeed } from './lists/finished-feed';
 export type { FeedState, FeedRead } from './lists/finished-feed';
+
+// When an Unknown or Not Verified answer is tried again, and the cap on further tries.
+export {
+  VERIFY_AGAIN_DELAYS_MS,
+  mayVerifyAgain,
+  openVerifyAgain,
+  verifyAgainFields,
+  recordAnswers,
+  entryFor,
+  isDueAgain,
+  dueAgain,
+  answeredRowFields,
+  isRowDueAgain,
+} from './verify-again';
+export type {
+  VerifyAgainEntry,
+  VerifyAgainMemory,
+  VerifyAgainFields,
+  VerifyAgainPolicy,
+} from './verify-again';
+
+// Low credit: a trigger that fires once per drop below a threshold, and a list checked against the balance.
+export { creditThreshold, creditBelow, coverList } from './credit-alert';
+export type { BelowMemory, BelowItem, ListCover, ShortCreditChoice } from './credit-alert';

@@ -155,10 +155,13 @@ describe('the triggers', () => {
 		expect(JSON.stringify(panel.executionsHelp)).toMatch(/Test URL[\s\S]*Production URL/);
 	});
 
-	it("the poll trigger's notice points at Poll Times above it", () => {
-		const notice = pollTrigger.properties.find((p) => p.type === 'notice');
-		expect(notice?.displayName).toMatch(/Poll Times set above/);
-		expect(notice?.displayName).not.toMatch(/below/);
+	it("the poll trigger's notices point at Poll Times above them", () => {
+		const notices = pollTrigger.properties.filter((p) => p.type === 'notice');
+		expect(notices.length).toBeGreaterThan(0);
+		for (const notice of notices) {
+			expect(notice.displayName).toMatch(/Poll Times set above/);
+			expect(notice.displayName).not.toMatch(/below/);
+		}
 	});
 });
 

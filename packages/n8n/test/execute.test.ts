@@ -100,8 +100,9 @@ describe('the action node on contract fixtures', () => {
 		expect(new Set(output.map((item) => item.json.email)).size).toBe(8);
 	});
 
-	it('Bulk Job > Submit sends each valid address once and outputs the job', async () => {
+	it('Bulk Job > Submit reads the balance, sends each valid address once and outputs the job', async () => {
 		let sent: { emails?: string[] } = {};
+		replyWithFixture(api().get('/v1/account/credits'), 'credits.200');
 		replyWithFixture(
 			api().post('/v1/verify/bulk', (body) => ((sent = body), true)),
 			'verify-bulk.202',

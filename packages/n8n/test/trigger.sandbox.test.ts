@@ -315,4 +315,49 @@ describe('with the sandbox', () => {
 		);
 		expect(manual?.[0][0].json.job_id).toBe(jobId);
 	});
+	it('Credit Balance Below fires once per drop through the threshold, and again after a rise', async () => {
+		const poller = new EmailVerificationPollTrigger();
+		const staticData: IDataObject = {};
+		const low = sandbox.addAccount({ id: 'acct_low', plan: 'pro', credits: 1001 });
+		const high = sandbox.addAccount({ id: 'acct_high', plan: 'pro', credits: 5000 });
+		const params = { event: 'creditBalanceBelow', threshold: 1000 };
+		const poll = async (apiKey: string, mode: 'trigger' | 'manual' = 'trigger') =>
+			poller.poll.call(
+				pollContext({ params, credentials: { ...credentials, apiKey }, staticData, mode }).context,
+			);
+		const spend = async (n: number) => {
+			const action = new EmailVerification();
+			for (let k = 0; k < n; k++) {
+				await action.execute.call(
+					executeContext({
+						params: {
+							resource: 'email',
+							operation: 'verify',
+							email: `valid.low${k}@example.com`,
+							options: {},
+						},
+						credentials: { ...credentials, apiKey: low.apiKey },
+					}).context,
+				);
+			}
+		};
+		expect(await poll(low.apiKey)).toBeNull();
+		await spend(3);
+		const fired = await poll(low.apiKey);
+		expect(fired?.[0]).toHaveLength(1);
+		expect(fired?.[0][0].json).toMatchObject({ threshold: 1000, credits: 998, credits_short: 2 });
+		const id = String(fired?.[0][0].json.id);
+		expect(id).toMatch(/^below:1000:/);
+		await spend(1);
+		expect(await poll(low.apiKey)).toBeNull();
+		expect(await poll(low.apiKey)).toBeNull();
+		// A test run shows the item without touching the memory.
+		expect((await poll(low.apiKey, 'manual'))?.[0][0].json.credits_short).toBe(3);
+		// The balance rises (another account's balance stands in for a top-up), then drops again.
+		expect(await poll(high.apiKey)).toBeNull();
+		const again = await poll(low.apiKey);
+		expect(again?.[0]).toHaveLength(1);
+		expect(again?.[0][0].json.id).not.toBe(id);
+		expect(sandbox.ledger(low.apiKey)).toMatchObject({ credits: 997 });
+	});
 });

@@ -64,6 +64,12 @@ export interface ListRunInput extends ForgetPolicy {
    * original workflow reads the static data as it was when the failed execution started).
    */
   checkService?: boolean;
+  /**
+   * The list's addresses were answered and are due to be verified again (Unknown answers whose time has
+   * come): a finished entry for this list whose run finished before this time (ISO 8601) is forgotten,
+   * so the list is sent again. Once: a replay after that run finds the newer entry and sends nothing.
+   */
+  againSince?: string;
   /** Send even though the service shows a job of the same size within the window (with checkService). */
   sendAgain?: boolean;
   /**
@@ -71,7 +77,11 @@ export interface ListRunInput extends ForgetPolicy {
    * returning the unsent part: for a user who chose to fail. The book is stored first either way.
    */
   failOnStop?: boolean;
-  /** Last changes to the plan before it is sent (e.g. a webhook_url that depends on the job count). */
+  /**
+   * Last changes to the plan before it is sent (e.g. a webhook_url that depends on the job count, or
+   * fewer addresses when the balance covers only part of the list). Addresses it takes out of the plan
+   * stay unsent in the memory, for a later run. It may throw: nothing has been charged or written yet.
+   */
   beforeSend?: (plan: SubmissionPlan) => Promise<SubmissionPlan>;
 }
 
@@ -162,7 +172,16 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
   const iso = new Date(now).toISOString();
   const memoryKept = input.memoryKept !== false;
   const opts = { signal: input.options?.signal, deadline: input.options?.deadline };
-  let book = openBook(input.load ? input.load() : input.book, now, input);
+  const againSince = input.againSince ? Date.parse(input.againSince) : Number.NaN;
+  /** The book as stored, without a finished entry of this list that is due again (againSince). */
+  const open = (stored: unknown): ListBook => {
+    const opened = openBook(stored, now, input);
+    if (Number.isNaN(againSince)) return opened;
+    const there = findList(opened, input.list.emails, now)?.entry;
+    const due = there && !there.inDoubt && there.finishedAt && Date.parse(there.finishedAt) < againSince;
+    return due ? { v: 1, lists: opened.lists.filter((e) => e !== there) } : opened;
+  };
+  let book = open(input.load ? input.load() : input.book);
   let found = findList(book, input.list.emails, now);
   const recovered: ListMemory['jobs'] = [];
 
@@ -176,7 +195,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
    */
   const claim = async (from: BookEntry | undefined, to: BookEntry): Promise<boolean> => {
     if (input.load) {
-      book = openBook(input.load(), now, input);
+      book = open(input.load());
       const there = findList(book, input.list.emails, now)?.entry;
       if (!same(there, from)) return false;
       from = there;
@@ -262,7 +281,22 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
       };
     }
   }
-  if (input.beforeSend) plan = await input.beforeSend(plan);
+  let heldBack: string[] = [];
+  if (input.beforeSend) {
+    const planned = plan.chunks.flat();
+    plan = await input.beforeSend(plan);
+    const kept = new Set(plan.chunks.flat());
+    heldBack = planned.filter((email) => !kept.has(email));
+    if (plan.chunks.length === 0) {
+      await input.store(book);
+      return {
+        ...base(book, undefined, next, memoryKept, recovered),
+        unsent: planned,
+        outcome: { kind: 'nothing_to_send', plan },
+        note: 'Nothing sent or charged: the step before sending took every address out.',
+      };
+    }
+  }
 
   // 4. The doubt is written before the first request that can charge; from the read below to the write
   //    nothing awaits, so two runs sharing a store cannot both pass it.
@@ -319,7 +353,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
       const entry = await settle(
         {
           jobs: error.accepted as BulkSubmission[],
-          unsent: error.unsent,
+          unsent: [...error.unsent, ...heldBack],
           unsentAfter: error.retryAt,
           stoppedBy: error.stoppedBy,
         },
@@ -344,7 +378,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
         emails: plan.chunks.flat(),
         sizes: plan.chunks.map((c) => c.length),
       };
-      const entry = await settle({ jobs: [], unsent: [] }, uncertain);
+      const entry = await settle({ jobs: [], unsent: heldBack }, uncertain);
       return afterDoubt(book, entry, previous, next, plan, memoryKept, recovered, []);
     }
     // Any other answer from the service is a clear refusal: nothing of this plan was charged.
@@ -356,6 +390,7 @@ export async function runList(client: ListRunClient, input: ListRunInput): Promi
     // Anything else (a bug, the platform stopping the run) leaves the doubt for the next run to settle.
     throw error;
   }
+  if (heldBack.length) submission = { ...submission, unsent: [...submission.unsent, ...heldBack] };
   const entry = await settle(submission);
   const result = base(book, entry, next, memoryKept, recovered);
   const charged = submission.jobs.reduce((n, j) => n + (j.total_emails ?? 0), 0);

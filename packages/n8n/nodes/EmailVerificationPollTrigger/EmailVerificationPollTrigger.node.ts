@@ -6,7 +6,14 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { isJobStopped, readFinishedFeed, type FeedState } from '@evf/client';
+import {
+	creditBelow,
+	creditThreshold,
+	isJobStopped,
+	readFinishedFeed,
+	type BelowMemory,
+	type FeedState,
+} from '@evf/client';
 import { toNodeError } from '../EmailVerification/helpers/errors';
 import { itemFor } from '../EmailVerification/helpers/items';
 import { clientFor } from '../EmailVerification/transport';
@@ -19,6 +26,8 @@ import { clientFor } from '../EmailVerification/transport';
 export const POLL_BUDGET_MS = 50_000;
 
 const FEED_KEY = 'finishedFeed';
+/** Per threshold, when the balance was first seen below it: `{ since }`, as the client's rule keeps it. */
+const belowKey = (threshold: number) => `creditBelow:${threshold}`;
 
 export class EmailVerificationPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,9 +40,10 @@ export class EmailVerificationPollTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		// The canvas shows it under the node name, so it says how, not what again.
-		subtitle: 'Checks the job list',
+		subtitle:
+			'={{$parameter["event"] === "creditBalanceBelow" ? "Checks the credit balance" : "Checks the job list"}}',
 		description:
-			'Starts the workflow when a bulk job finishes, by checking the job list. For n8n instances the service cannot reach.',
+			'Starts the workflow when a bulk job finishes, by checking the job list (for n8n instances the service cannot reach), or when the credits left drop below a threshold.',
 		defaults: { name: 'On Bulk Job Finished (Polling)' },
 		polling: true,
 		inputs: [],
@@ -41,11 +51,51 @@ export class EmailVerificationPollTrigger implements INodeType {
 		credentials: [{ name: 'emailVerificationApi', required: true }],
 		properties: [
 			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Bulk Job Finished',
+						value: 'jobFinished',
+						description: 'Once for each bulk job that has finished since the last check',
+					},
+					{
+						name: 'Credit Balance Below',
+						value: 'creditBalanceBelow',
+						description:
+							'Once when the credits left drop below Threshold; again only after they rose to Threshold or more and dropped once more',
+					},
+				],
+				default: 'jobFinished',
+			},
+			{
+				displayName: 'Threshold',
+				name: 'threshold',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				required: true,
+				default: 1000,
+				description:
+					'The workflow starts when fewer credits than this are left (e.g. 1000). Each address verified costs 1 credit; reading the balance is free.',
+				displayOptions: { show: { event: ['creditBalanceBelow'] } },
+			},
+			{
+				displayName:
+					"At the Poll Times set above, reads the credit balance (free) and starts the workflow once each time it falls under Threshold, with the credits short of it (credits_short) and the balance's fields.",
+				name: 'belowNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['creditBalanceBelow'] } },
+			},
+			{
 				displayName:
 					'At the Poll Times set above, reads the job list back to the oldest job still running at the last check, and starts the workflow once for each job that has finished since, with the fields of the job list (job_id, status, total_emails, processed, progress_percent, created_at). Reading jobs costs no credits.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { event: ['jobFinished'] } },
 			},
 		],
 	};
@@ -56,6 +106,24 @@ export class EmailVerificationPollTrigger implements INodeType {
 		try {
 			const client = await clientFor(this);
 			const now = () => Date.now();
+			if (this.getNodeParameter('event', 'jobFinished') === 'creditBalanceBelow') {
+				const threshold = creditThreshold(this.getNodeParameter('threshold', 1000));
+				const balance = await client.getCredits();
+				const key = belowKey(threshold);
+				const stored = staticData[key] as unknown as BelowMemory | undefined;
+				// A test run shows what a drop would give, without remembering it.
+				const { item, memory } = creditBelow(
+					manual ? undefined : stored,
+					balance.credits,
+					threshold,
+					now(),
+				);
+				if (!manual) staticData[key] = memory as unknown as IDataObject;
+				if (!item) return null;
+				// The same drop is one item: later polls while the balance stays low emit nothing.
+				if (!manual && stored?.since === memory.since) return null;
+				return [[itemFor({ ...item, ...balance } as unknown as IDataObject, 0)]];
+			}
 			if (manual) {
 				// A test run shows the newest finished job without marking anything as seen.
 				for await (const job of client.jobs({ maxItems: 100 })) {

@@ -22,6 +22,7 @@ const submitOptions = [
 	'Forget a Finished List After (Days)',
 	'If No Address Is Valid',
 	'If the Allowance or a Pause Stops the List',
+	'If the Balance Is Short',
 	'List Name',
 	'Priority',
 	'Remember Sent Lists',

@@ -259,8 +259,10 @@ export function pollContext(
 	const node = testNode('n8n-nodes-evf.emailVerificationPollTrigger');
 	const sent: Harness<unknown>['sent'] = [];
 	const staticData = options.staticData ?? {};
+	const read = paramReader(options);
 	const context = {
 		getNode: () => node,
+		getNodeParameter: (name: string, fallback?: unknown) => read(name, 0, fallback),
 		getMode: () => options.mode ?? 'trigger',
 		getCredentials: async () => ({ ...options.credentials }),
 		getWorkflowStaticData: () => staticData,

@@ -4,7 +4,9 @@
  * the verdict, a duplicate's first copy's verdict, "Not sent (not charged)" for a malformed or empty
  * cell, "Not sent yet" for an address a stopped list left for a later run, or why no answer came back.
  * Rows already settled by an earlier run (their Verification cell says so: the client's isOpenRow) pass
- * through as they are, so a rerun reads and writes only the rows still open.
+ * through as they are, so a rerun reads and writes only the rows still open. An Unknown or Not Verified
+ * answer is open again once its verify_again_after time has come (the client's verify-again rule): each
+ * answered row gets verify_again_after, verify_attempts and verify_again_reason beside its five columns.
  */
 import type {
 	IDataObject,
@@ -14,8 +16,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
+	addressesByItem,
+	answeredRowFields,
 	isJobStopped,
 	isOpenRow,
+	isRowDueAgain,
 	preflightEmails,
 	rowVerdicts,
 	RESULT_COLUMNS,
@@ -77,6 +82,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/**
+ * A row to read an answer for: never answered (the client's isOpenRow), or answered Unknown and due to
+ * be verified again (its verify_again_after time has come; a definite answer or a capped row has none).
+ */
+export function isRowOpen(json: IDataObject, now: number): boolean {
+	return isOpenRow(json[RESULT_COLUMNS[RESULT_COLUMNS.length - 1]]) || isRowDueAgain(json, now);
+}
+
 /** IDs or addresses as n8n may hand them: an array (with nulls for runs with no job) or text. */
 function listOf(raw: unknown): string[] {
 	if (raw === undefined || raw === null) return [];
@@ -99,9 +112,9 @@ export async function execute(
 		unsent?: unknown;
 	};
 	const signal = this.getExecutionCancelSignal();
-	const verification = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
 	// Only the open rows were sent, so only they are matched: a settled row keeps what it has.
-	const open = items.flatMap((item, index) => (isOpenRow(item.json[verification]) ? [index] : []));
+	const now = Date.now();
+	const open = items.flatMap((item, index) => (isRowOpen(item.json, now) ? [index] : []));
 	const preflight = preflightEmails(open.map((index) => readField(items[index].json, field)));
 
 	const results: ResultRow[] = [];
@@ -136,11 +149,20 @@ export async function execute(
 			: undefined,
 	});
 
+	const sentBy = addressesByItem(preflight, open.length);
+	const answerOf = new Map<string, ResultRow>();
+	for (const row of results) answerOf.set(String(row.email).toLowerCase(), row);
 	const out: INodeExecutionData[] = items.map((item, index) => itemFor(item.json, index));
 	open.forEach((index, k) => {
 		const cells = verdicts.cellsOf(k);
 		const json: IDataObject = { ...items[index].json };
 		RESULT_COLUMNS.forEach((column, c) => (json[column] = cells[c]));
+		const [address] = sentBy[k];
+		const answer = address === undefined ? undefined : answerOf.get(address.toLowerCase());
+		if (answer !== undefined) {
+			// An answer came: the count goes on from the row's own cell (empty the first time).
+			Object.assign(json, answeredRowFields(items[index].json.verify_attempts, answer, now));
+		}
 		out[index] = itemFor(json, index);
 	});
 	return out;

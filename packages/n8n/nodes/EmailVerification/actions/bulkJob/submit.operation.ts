@@ -7,9 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	addressesByItem,
+	coverList,
+	InputError,
 	isJobStopped,
-	isOpenRow,
-	RESULT_COLUMNS,
+	isRowDueAgain,
 	runList,
 	summarizePreflight,
 	type HeldReason,
@@ -18,6 +19,8 @@ import {
 	type ListSubmission,
 	type PreflightReport,
 	type Priority,
+	type ShortCreditChoice,
+	type SubmissionPlan,
 } from '@evf/client';
 import {
 	groupFilter,
@@ -26,6 +29,7 @@ import {
 	waitProperties,
 } from '../common.descriptions';
 import { itemFor, readField } from '../../helpers/items';
+import { isRowOpen } from './getResultsForRows.operation';
 import { listStore, type ListStore } from '../../helpers/listMemory';
 import {
 	outputStoppedJob,
@@ -167,6 +171,28 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
+				displayName: 'If the Balance Is Short',
+				name: 'onShortCredit',
+				type: 'options',
+				default: 'sendNothing',
+				description:
+					'What to do when the credits left (read first, for free) cannot cover the addresses to send: either way the step says how many credits are missing before anything is charged',
+				options: [
+					{
+						name: 'Fail Before Sending',
+						value: 'sendNothing',
+						description:
+							'Stop with an error that says how many credits are missing; nothing is sent or charged',
+					},
+					{
+						name: 'Send What the Balance Covers',
+						value: 'sendWhatFits',
+						description:
+							'Send as many addresses as there are credits; the rest stay unsent (unsent) for a run after a top-up, and credit_note says how many credits are missing',
+					},
+				],
+			},
+			{
 				displayName: 'List Name',
 				name: 'name',
 				type: 'string',
@@ -206,7 +232,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows',
+					'Whether to leave out input items whose Verification field (written by Get Results for Rows) says verified, duplicate or skipped, so a rerun of a sheet sends only its open rows. A row answered Unknown is open again once its verify_again_after time has come (6 hours, then 24; two more tries at most).',
 				displayOptions: { show: { '/emailSource': ['field'] } },
 			},
 			{
@@ -235,6 +261,9 @@ interface SubmitOptions {
 	sendAgain?: boolean;
 	nothingToSend?: 'error' | 'report';
 	onStop?: 'output' | 'fail';
+	onShortCredit?: ShortCreditChoice;
+	/** Set by the step, not the user: rows answered Unknown are due again since this time. */
+	againSince?: string;
 	rememberLists?: boolean;
 	skipAnswered?: boolean;
 	name?: string;
@@ -343,6 +372,37 @@ function notSentItem(
 	);
 }
 
+/**
+ * The balance read first (free) against the addresses about to be sent: a list it covers goes whole;
+ * otherwise, before anything is charged, the step fails saying how many credits are missing, or sends
+ * what the balance covers (the rest stay unsent in the list memory). A failed read changes nothing:
+ * the service still refuses what the balance cannot pay for.
+ */
+async function withinBalance(
+	client: EmailVerificationClient,
+	plan: SubmissionPlan,
+	choice: ShortCreditChoice | undefined,
+	signal: AbortSignal | undefined,
+): Promise<{ plan: SubmissionPlan; note?: string }> {
+	const size = plan.chunks.reduce((n, chunk) => n + chunk.length, 0);
+	const credits = await client
+		.getCredits({ signal })
+		.then((balance) => balance.credits)
+		.catch(() => undefined);
+	if (typeof credits !== 'number') return { plan };
+	const cover = coverList(size, credits, choice ?? 'sendNothing');
+	if (cover.covered) return { plan };
+	if (cover.send === 0) throw new InputError('credits', 'balance', cover.message ?? '');
+	let left = cover.send;
+	const chunks: string[][] = [];
+	for (const chunk of plan.chunks) {
+		if (left <= 0) break;
+		chunks.push(chunk.slice(0, left));
+		left -= chunk.length;
+	}
+	return { plan: { ...plan, chunks }, note: cover.message ?? undefined };
+}
+
 async function submitOne(
 	context: IExecuteFunctions,
 	client: EmailVerificationClient,
@@ -363,6 +423,7 @@ async function submitOne(
 	// only says where the book lives (static data) and how to wait for the jobs.
 	const store = options.rememberLists === false ? undefined : listStore(context);
 	let resumeUrl: string | undefined;
+	let creditNote: string | undefined;
 	const days = Number(options.forgetFinishedDays ?? 0);
 	const result = await runList(client, {
 		list: {
@@ -379,9 +440,12 @@ async function submitOne(
 		memoryKept: store ? store.kept : false,
 		checkService: store ? store.checkService : false,
 		sendAgain: options.sendAgain === true,
+		...(options.againSince ? { againSince: options.againSince } : {}),
 		failOnStop: options.onStop === 'fail',
 		...(days > 0 ? { keepFinishedMs: days * 86_400_000 } : {}),
-		beforeSend: async (plan) => {
+		beforeSend: async (planned) => {
+			const { plan, note } = await withinBalance(client, planned, options.onShortCredit, signal);
+			creditNote = note;
 			// Only a list that stays one job, and that the allowance takes whole, can resume on its
 			// webhook: the execution resumes once, and the addresses left unsent must be in its output.
 			const fitsWhole = !plan.fitsNow || plan.fitsNow.left >= plan.preflight.unique.length;
@@ -390,7 +454,7 @@ async function submitOne(
 			return resumeUrl ? await client.withJobFields(plan, { webhook_url: resumeUrl }) : plan;
 		},
 	});
-	const stop = stopFields(result, store);
+	const stop = { ...stopFields(result, store), ...(creditNote ? { credit_note: creditNote } : {}) };
 	const { outcome } = result;
 	if (outcome.kind === 'nothing_to_send') {
 		// Only with "Output the Pre-Flight Report": nothing to send, charge or wait for.
@@ -455,13 +519,21 @@ export async function execute(
 		if (source === 'field') {
 			const field = this.getNodeParameter('emailField', 0) as string;
 			const options = this.getNodeParameter('options', 0, {}) as SubmitOptions;
-			const verification = RESULT_COLUMNS[RESULT_COLUMNS.length - 1];
-			// A settled row gives an empty cell: skipped silently, and every item keeps its place.
+			const now = Date.now();
+			// A settled row gives an empty cell: skipped silently, and every item keeps its place. A row
+			// answered Unknown whose verify_again_after time has come is open again (isRowOpen).
 			const values = items.map((item) =>
-				options.skipAnswered && !isOpenRow(item.json[verification])
-					? ''
-					: readField(item.json, field),
+				options.skipAnswered && !isRowOpen(item.json, now) ? '' : readField(item.json, field),
 			);
+			// The earliest time a row sent again was due: the list's finished run before it is forgotten.
+			const dueTimes = options.skipAnswered
+				? items
+						.filter((item) => isRowDueAgain(item.json, now))
+						.map((item) => Date.parse(String(item.json.verify_again_after)))
+				: [];
+			const sheetOptions: SubmitOptions = dueTimes.length
+				? { ...options, againSince: new Date(Math.min(...dueTimes)).toISOString() }
+				: options;
 			const all = items.map((_, index) => index);
 			if (options.skipAnswered && items.length && values.every((value) => value === '')) {
 				// A finished sheet: every row is answered. Nothing to send is the expected end of a schedule.
@@ -479,7 +551,7 @@ export async function execute(
 					),
 				];
 			}
-			return await submitOne(this, client, values, options, all, 0, submitted, items.length);
+			return await submitOne(this, client, values, sheetOptions, all, 0, submitted, items.length);
 		}
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {

@@ -13,6 +13,7 @@ import {
 	VerificationTimeoutError,
 	VerificationUncertainError,
 	withCategory,
+	answeredRowFields,
 	type BadInputVerdict,
 	type EmailVerificationClient,
 } from '@evf/client';
@@ -249,7 +250,13 @@ async function verifyOne(
 			check_smtp: options.checkSmtp,
 			signal: context.getExecutionCancelSignal(),
 		});
-		return { ...withCategory(result), timed_out: false } as unknown as IDataObject;
+		// An Unknown answer says when to try again; the count goes on from the item's verify_attempts.
+		const earlier = context.getInputData()[itemIndex]?.json?.verify_attempts;
+		return {
+			...withCategory(result),
+			timed_out: false,
+			...answeredRowFields(earlier, result, Date.now()),
+		} as unknown as IDataObject;
 	} catch (error) {
 		if (error instanceof VerificationTimeoutError && (options.onTimeout ?? 'output') === 'output') {
 			return {
