@@ -38,7 +38,7 @@ function switchesRead(files: { file: string; text: string }[]): Map<string, stri
 
 function testingSection(): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## The two commands\n');
+  const start = readme.indexOf('\n## Every test\n');
   expect(start).toBeGreaterThan(-1);
   const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end < 0 ? undefined : end);

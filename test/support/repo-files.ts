@@ -33,7 +33,9 @@ const glob = (text: string): RegExp =>
 export function gitignoreRules(text: string, base: string): Ignore[] {
   return text
     .split('\n')
-    .map((line) => line.trim())
+    // As git reads them: trailing spaces dropped, a leading space part of the name (the Zapier app's
+    // " test/" line is for Zapier's CLI, which trims it; git, and so this walk, keeps its tests).
+    .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
       if (/^!|\*\*|\[/.test(line))
