@@ -1,12 +1,14 @@
-import { InputError } from '@evf/client';
+import { creditBelow, creditThreshold, type BelowMemory } from '@evf/client';
 import { defineTrigger, type Bundle, type ZObject } from 'zapier-platform-core';
 import { clientFor } from '../client';
 import { mapErrors } from '../errors';
-import { optionalString } from '../fields/coerce';
 import { creditOutputFields, field } from '../fields/outputs';
 import { asSample, creditBalanceSample } from '../samples';
 
 /**
+ * The rule (fire once per drop, the item's id the moment of the drop) is the client's `creditBelow`,
+ * shared with n8n's trigger; this file keeps only where the memory lives.
+ *
  * When the balance was first seen below the threshold, kept in z.cache per connection and threshold
  * (core 19 marks `bundle.meta.zap` deprecated, so no key rests on a Zap's ID; Zaps on one connection with
  * one threshold share the moment, which is the drop's, not the Zap's). The item's id is that moment, so Zapier's dedupe by id
@@ -15,26 +17,12 @@ import { asSample, creditBalanceSample } from '../samples';
  * size or lifetime: if the memory is lost while the balance is low, the next poll fires again, an
  * extra alert rather than a missed one.
  */
-interface BelowMemory {
-  since: string | null;
-}
 interface ZCache {
   get(key: string, scope?: string[]): Promise<unknown>;
   set(key: string, value: unknown, ttl?: number, scope?: string[]): Promise<unknown>;
 }
 const SCOPE = ['auth'];
 const REMEMBER_SECONDS = 90 * 24 * 3600;
-
-function thresholdOf(value: unknown): number {
-  const text = optionalString(value);
-  const n = text === undefined ? NaN : Number(text.trim().replace(/[,_\s]/g, ''));
-  if (Number.isSafeInteger(n) && n >= 1) return n;
-  throw new InputError(
-    'threshold',
-    'range',
-    'Threshold must be a whole number of credits, 1 or more (e.g. 1000: the Zap runs when fewer than 1,000 credits are left).',
-  );
-}
 
 function memoryKey(threshold: number): string {
   return `evf-below:${threshold}`;
@@ -59,25 +47,13 @@ async function remember(z: ZObject, key: string, memory: BelowMemory): Promise<v
 }
 
 const perform = mapErrors(async (z: ZObject, bundle: Bundle<{ threshold?: unknown }>) => {
-  const threshold = thresholdOf(bundle.inputData.threshold);
+  const threshold = creditThreshold(bundle.inputData.threshold);
   const balance = await clientFor(z, bundle).getCredits();
   const key = memoryKey(threshold);
   const memory = await recall(z, key);
-  if (balance.credits >= threshold) {
-    if (memory.since !== null) await remember(z, key, { since: null });
-    return [];
-  }
-  const since = memory.since ?? new Date().toISOString();
-  if (memory.since === null) await remember(z, key, { since });
-  return [
-    {
-      id: `below:${threshold}:${since}`,
-      threshold,
-      below_since: since,
-      credits_short: threshold - balance.credits,
-      ...balance,
-    },
-  ];
+  const { item, memory: next } = creditBelow(memory, balance.credits, threshold, Date.now());
+  if (next.since !== memory.since) await remember(z, key, next);
+  return item ? [{ ...item, ...balance }] : [];
 });
 
 const sample = {
