@@ -31,19 +31,21 @@ const glob = (text: string): RegExp =>
 
 /** The rules of one .gitignore's text, for a file in `base`. */
 export function gitignoreRules(text: string, base: string): Ignore[] {
-  return text
-    .split('\n')
-    // As git reads them: trailing spaces dropped, a leading space part of the name (the Zapier app's
-    // " test/" line is for Zapier's CLI, which trims it; git, and so this walk, keeps its tests).
-    .map((line) => line.trimEnd())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      if (/^!|\*\*|\[/.test(line))
-        throw new Error(`${base}/.gitignore: "${line}" is not read by repo-files.ts`);
-      const dirOnly = line.endsWith('/');
-      const body = line.replace(/^\/|\/$/g, '');
-      return { base, pattern: glob(body), anchored: body.includes('/') || line.startsWith('/'), dirOnly };
-    });
+  return (
+    text
+      .split('\n')
+      // As git reads them: trailing spaces dropped, a leading space part of the name (the Zapier app's
+      // " test/" line is for Zapier's CLI, which trims it; git, and so this walk, keeps its tests).
+      .map((line) => line.trimEnd())
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => {
+        if (/^!|\*\*|\[/.test(line))
+          throw new Error(`${base}/.gitignore: "${line}" is not read by repo-files.ts`);
+        const dirOnly = line.endsWith('/');
+        const body = line.replace(/^\/|\/$/g, '');
+        return { base, pattern: glob(body), anchored: body.includes('/') || line.startsWith('/'), dirOnly };
+      })
+  );
 }
 
 /** Whether `path` (from the root), a folder when `isDir`, is ignored by any of `rules`. */
