@@ -5,7 +5,7 @@
  * package built and packed once, its path handed to every file as EVF_N8N_TARBALL (jest's workers
  * inherit the setup's environment), so no two files build `dist/` at the same time.
  */
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, never packed: files ships dist only */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, never packed: files ships dist only */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NEWEST, PINNED, ensureN8n, matrixVersions } from './ensure-n8n';
