@@ -124,6 +124,22 @@ export interface PostOptions extends RequestOptions {
 }
 
 /**
+ * Refuses a list with no valid address, before any request: a step that reads the account or earlier
+ * jobs first calls this as soon as it has the list, so bad input sends nothing at all.
+ */
+export function assertSomethingToSend(preflight: Pick<PreflightReport, 'unique' | 'malformed'>): void {
+  if (preflight.unique.length > 0) return;
+  const detail = preflight.malformed.length
+    ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
+    : '';
+  throw new InputError(
+    'emails',
+    'min_items',
+    `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`,
+  );
+}
+
+/**
  * Everything that can be decided before a request: malformed and duplicate addresses out, and the jobs
  * the rest becomes. Adapters show this to the user (how many jobs, what was skipped) without posting.
  */
@@ -150,16 +166,7 @@ export function planSubmission(
     );
   }
   const preflight = preflightEmails(emails, { maxPerJob: asked });
-  if (preflight.unique.length === 0 && !options.allowNothingToSend) {
-    const detail = preflight.malformed.length
-      ? ` All ${preflight.malformed.length} given were malformed, e.g. "${preflight.malformed[0]!.email.slice(0, 100)}" ${preflight.malformed[0]!.reason}.`
-      : '';
-    throw new InputError(
-      'emails',
-      'min_items',
-      `The list holds no valid email address to verify.${detail} Nothing was sent or charged.`,
-    );
-  }
+  if (!options.allowNothingToSend) assertSomethingToSend(preflight);
   return sizePlan(
     {
       preflight,

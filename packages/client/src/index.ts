@@ -12,6 +12,7 @@ export type { ClientOptions, RevokeResult } from './client';
 export type { RequestOptions, RetryOptions } from './core/http';
 export type { ResultsOptions, JobsOptions } from './core/pagination';
 export { isJobStopped } from './core/waiting';
+export { assertSomethingToSend } from './bulk';
 export type { WaitOptions } from './core/waiting';
 export type {
   ListSubmission,

@@ -92,6 +92,7 @@ const PUBLIC = [
   'lowerCaseHeaders',
   'parseRetryHeader',
   'preflightEmails',
+  'assertSomethingToSend',
   'rowVerdicts',
   'signWebhook',
   'summarizePreflight',

@@ -9,6 +9,7 @@
  * name), their rows are read back, and only the addresses still without an answer are submitted.
  */
 import {
+  assertSomethingToSend,
   checkCompletionMessage,
   countByGroup,
   InputError,
@@ -352,6 +353,8 @@ const performOnFile = async (z: ZObject, bundle: Bundle<FileInput>) => {
   const sheet = { file, table };
   const options = jobOptionsFromInput(input);
   const { preflight, key } = preflightOf(table);
+  // No valid address: said before any request, the account read included.
+  assertSomethingToSend(preflight);
   const cache = cacheOf(z);
   let earlier = remembered(await cache.get(key, SCOPE));
   if (earlier.submitting_since) {
