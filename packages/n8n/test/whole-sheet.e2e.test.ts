@@ -18,7 +18,7 @@
  * Run by `npm run test:e2e` in packages/n8n (the root jest config leaves the real-n8n *.e2e.test.ts out).
  */
 import { startSandbox, type Sandbox } from '@evf/sandbox';
-import { categorize } from '@evf/client';
+import { categorize, verifyAgainFields } from '@evf/client';
 import { createClient } from '@evf/client/node';
 import * as runner from './harness/n8n-runner';
 import {
@@ -120,9 +120,17 @@ describe.each(runner.matrixVersions())('n8n %s: the whole-sheet flow as shipped'
 			expect(submissions(sandbox, before.requests)).toBe(1);
 		});
 
-		it("wrote every row back in its place, beside its own columns, with the flow's five columns", () => {
+		it("wrote every row back in its place, beside its own columns, with the flow's five columns and when to verify again", () => {
 			expect(back).toHaveLength(ROWS);
-			expect(Object.keys(back[0])).toEqual(['Name', 'Email', 'Company', ...RESULT_COLUMNS]);
+			// The five result columns, then the client's verify-again fields (verifyAgainFields) Get Results
+			// for Rows puts beside each answered row.
+			expect(Object.keys(back[0])).toEqual([
+				'Name',
+				'Email',
+				'Company',
+				...RESULT_COLUMNS,
+				...Object.keys(verifyAgainFields(undefined, 'valid')),
+			]);
 			const moved = back.filter(
 				(row, i) =>
 					row.Name !== rows[i].Name ||
