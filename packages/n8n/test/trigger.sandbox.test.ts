@@ -320,7 +320,7 @@ describe('with the sandbox', () => {
 		const staticData: IDataObject = {};
 		const low = sandbox.addAccount({ id: 'acct_low', plan: 'pro', credits: 1001 });
 		const high = sandbox.addAccount({ id: 'acct_high', plan: 'pro', credits: 5000 });
-		const params = { event: 'creditBalanceBelow', threshold: 1000 };
+		const params = { watchFor: 'creditBalanceBelow', threshold: 1000 };
 		const poll = async (apiKey: string, mode: 'trigger' | 'manual' = 'trigger') =>
 			poller.poll.call(
 				pollContext({ params, credentials: { ...credentials, apiKey }, staticData, mode }).context,

@@ -41,7 +41,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 		version: 1,
 		// The canvas shows it under the node name, so it says how, not what again.
 		subtitle:
-			'={{$parameter["event"] === "creditBalanceBelow" ? "Checks the credit balance" : "Checks the job list"}}',
+			'={{$parameter["watchFor"] === "creditBalanceBelow" ? "Checks the credit balance" : "Checks the job list"}}',
 		description:
 			'Starts the workflow when a bulk job finishes, by checking the job list (for n8n instances the service cannot reach), or when the credits left drop below a threshold.',
 		defaults: { name: 'On Bulk Job Finished (Polling)' },
@@ -51,8 +51,10 @@ export class EmailVerificationPollTrigger implements INodeType {
 		credentials: [{ name: 'emailVerificationApi', required: true }],
 		properties: [
 			{
-				displayName: 'Event',
-				name: 'event',
+				// Not named "event": n8n's node creator lists an "event" option's values as separate actions,
+				// and this node is added as one node whose details page describes it.
+				displayName: 'Watch For',
+				name: 'watchFor',
 				type: 'options',
 				noDataExpression: true,
 				options: [
@@ -79,7 +81,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 				default: 1000,
 				description:
 					'The workflow starts when fewer credits than this are left (e.g. 1000). Each address verified costs 1 credit; reading the balance is free.',
-				displayOptions: { show: { event: ['creditBalanceBelow'] } },
+				displayOptions: { show: { watchFor: ['creditBalanceBelow'] } },
 			},
 			{
 				displayName:
@@ -87,7 +89,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 				name: 'belowNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { event: ['creditBalanceBelow'] } },
+				displayOptions: { show: { watchFor: ['creditBalanceBelow'] } },
 			},
 			{
 				displayName:
@@ -95,7 +97,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { event: ['jobFinished'] } },
+				displayOptions: { show: { watchFor: ['jobFinished'] } },
 			},
 		],
 	};
@@ -106,7 +108,7 @@ export class EmailVerificationPollTrigger implements INodeType {
 		try {
 			const client = await clientFor(this);
 			const now = () => Date.now();
-			if (this.getNodeParameter('event', 'jobFinished') === 'creditBalanceBelow') {
+			if (this.getNodeParameter('watchFor', 'jobFinished') === 'creditBalanceBelow') {
 				const threshold = creditThreshold(this.getNodeParameter('threshold', 1000));
 				const balance = await client.getCredits();
 				const key = belowKey(threshold);
