@@ -10,7 +10,7 @@ import { EmailVerificationClient, nextSend, rememberRun, type ListMemory, type R
 import { fetchTransport, nodeRuntime } from '@evf/client/node';
 import type { AccountSeed, Sandbox } from '@evf/sandbox';
 import { startFastSandbox } from '../../../test/support/sandbox';
-import { matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
+import { jobsFor, matrixSizes, PLAN_MATRIX } from '../../../test/support/plan-matrix';
 
 const HOUR = 3600_000;
 
@@ -117,7 +117,7 @@ describe.each([false, true])(
           const expectedDays = perDay === null ? 1 : Math.ceil(size / perDay);
           expect(measured.days).toBe(expectedDays);
           // A list that is one job has no second job for the pause to stop.
-          const jobs = Math.ceil(size / Math.min(perDay ?? 50_000, 50_000));
+          const jobs = jobsFor(size, perDay);
           expect(measured.pauses).toBe(pause && jobs > 1 ? 1 : 0);
           expect(measured.memory.unsent).toEqual([]);
           expect(sb.ledger(acct.accountId).charged).toBe(size);
